@@ -1,0 +1,60 @@
+"""The rules core of Hisss: cards, decks, rule options, state, actions, notation and scoring.
+
+Standard library only, no I/O and no global randomness: every random choice takes an injected
+``random.Random``.
+"""
+
+from hisss.core.actions import NEW, Action, ActionKind, End, parse_action
+from hisss.core.cards import WHEEL, WILD, Card, CardKind, Colour, parse_card, parse_colour
+from hisss.core.decks import ALL_PAIRS, BUILTIN_DECKS, DOUBLE, RAINBOW, Deck, get_deck
+from hisss.core.errors import (
+    ConfigError,
+    DeckError,
+    HisssError,
+    IllegalActionError,
+    IllegalDrawError,
+    NotationError,
+)
+from hisss.core.rules import PRESETS, JoinClaim, Rules, Scoring, get_rules
+from hisss.core.scoring import Result, score
+from hisss.core.snake import Snake, parse_snake
+from hisss.core.state import State, deal, new_game
+
+__all__ = [
+    "ALL_PAIRS",
+    "BUILTIN_DECKS",
+    "DOUBLE",
+    "NEW",
+    "PRESETS",
+    "RAINBOW",
+    "WHEEL",
+    "WILD",
+    "Action",
+    "ActionKind",
+    "Card",
+    "CardKind",
+    "Colour",
+    "ConfigError",
+    "Deck",
+    "DeckError",
+    "End",
+    "HisssError",
+    "IllegalActionError",
+    "IllegalDrawError",
+    "JoinClaim",
+    "NotationError",
+    "Result",
+    "Rules",
+    "Scoring",
+    "Snake",
+    "State",
+    "deal",
+    "get_deck",
+    "get_rules",
+    "new_game",
+    "parse_action",
+    "parse_card",
+    "parse_colour",
+    "parse_snake",
+    "score",
+]

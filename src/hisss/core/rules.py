@@ -1,0 +1,139 @@
+"""Rule options and the named presets ``classic`` and ``pl``.
+
+>>> PRESETS["pl"].join_claim
+<JoinClaim.ALWAYS: 'always'>
+>>> Rules().scoring
+<Scoring.CARDS: 'cards'>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+from hisss.core.errors import ConfigError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+#: The largest table, allowed only with ``Rules(six_players=True)``.
+MAX_PLAYERS_OPTION = 6
+
+
+class JoinClaim(Enum):
+    """Who takes a snake made by joining two snakes."""
+
+    #: The joiner takes it only when the join completes it (head, tail and a mid-section).
+    COMPLETE = "complete"
+    #: The joiner always takes it, complete or not (the Polish text's reading).
+    ALWAYS = "always"
+
+
+class Scoring(Enum):
+    """How the winner is found."""
+
+    #: Most cards in the pit; ties broken by the longest single snake, then shared.
+    CARDS = "cards"
+    #: Most snakes in the pit; ties broken by the longest single snake, then shared.
+    SNAKES = "snakes"
+    #: The longest single snake; ties broken by most cards, then shared.
+    LONGEST = "longest"
+    #: The first player to hold ``target`` cards ends the game and wins; if nobody does, as CARDS.
+    FIRST_TO = "first-to"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule options of a game. The defaults are the ``classic`` preset."""
+
+    #: A drawn card must go onto a snake when it can; ``False`` allows a new snake on every turn.
+    forced_placement: bool = True
+    join_claim: JoinClaim = JoinClaim.COMPLETE
+    scoring: Scoring = Scoring.CARDS
+    #: With ``Scoring.FIRST_TO``: the number of cards that ends the game.
+    target: int = 0
+    #: Allow a sixth player.
+    six_players: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.join_claim, JoinClaim):
+            raise ConfigError(f"join_claim must be a JoinClaim, not {self.join_claim!r}")
+        if not isinstance(self.scoring, Scoring):
+            raise ConfigError(f"scoring must be a Scoring, not {self.scoring!r}")
+        if self.scoring is Scoring.FIRST_TO:
+            if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+                raise ConfigError("scoring 'first-to' needs a target of at least 1 card")
+        elif self.target:
+            raise ConfigError("a target number of cards is used only with scoring 'first-to'")
+
+    @property
+    def max_players(self) -> int:
+        """The largest number of players these rules allow."""
+        return MAX_PLAYERS_OPTION if self.six_players else MAX_PLAYERS
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`ConfigError` unless ``players`` may play under these rules."""
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ConfigError(f"the number of players must be a whole number, not {players!r}")
+        if not MIN_PLAYERS <= players <= self.max_players:
+            extra = "" if self.six_players else " (6 with the six-players option)"
+            raise ConfigError(
+                f"{players} players: Hisss is played by {MIN_PLAYERS} to {self.max_players}{extra}"
+            )
+
+    @property
+    def preset(self) -> str | None:
+        """The name of the preset these rules equal, if any."""
+        for name, rules in PRESETS.items():
+            if rules == self:
+                return name
+        return None
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The options as plain values, for records and messages."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, Enum) else value
+        return out
+
+    @classmethod
+    def from_mapping(cls, data: object) -> Rules:
+        """Read options written by :meth:`to_mapping`; a ``preset`` key gives the starting point."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"rules must be a table of options, not {type(data).__name__}")
+        data = dict(data)
+        base = get_rules(data.pop("preset")) if "preset" in data else cls()
+        known = {f.name for f in fields(cls)}
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise ConfigError(f"unknown rule option {key!r} (known: {', '.join(sorted(known))})")
+            try:
+                if key == "join_claim":
+                    value = JoinClaim(value)
+                elif key == "scoring":
+                    value = Scoring(value)
+            except ValueError:
+                raise ConfigError(f"rule option {key}: bad value {value!r}") from None
+            if key in ("forced_placement", "six_players") and not isinstance(value, bool):
+                raise ConfigError(f"rule option {key}: expected true or false, not {value!r}")
+            changes[key] = value
+        return replace(base, **changes)
+
+
+#: The named presets.
+PRESETS: dict[str, Rules] = {
+    "classic": Rules(),
+    "pl": Rules(join_claim=JoinClaim.ALWAYS),
+}
+
+
+def get_rules(name: str) -> Rules:
+    """A preset by name (``classic`` or ``pl``)."""
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        raise ConfigError(
+            f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})"
+        ) from None

@@ -1,0 +1,465 @@
+"""The state of a game of Hisss: the table, the pits, the remaining cards and whose turn it is.
+
+A game alternates two kinds of step, as in OpenSpiel:
+
+* a *chance* step draws the next card. :meth:`State.chance_outcomes` lists every card that can come
+  next with its exact probability, so a search can enumerate draws; :meth:`State.draw` applies one,
+  and :meth:`State.sample_draw` picks one with an injected random generator. The first draw is the
+  starter, which lies alone on the table and is nobody's turn;
+* a *decision* step places the drawn card: :meth:`State.legal_actions` lists the choices in a fixed
+  order, :meth:`State.apply` plays one after checking it, and :meth:`State.push` plays a known-legal
+  one without checking. :meth:`State.undo` takes back the last step of either kind.
+
+Snakes on the table and in the pits are immutable, so :meth:`State.copy` and :meth:`State.undo` cost
+a few microseconds. Every card is seen by all players in the classic game: nothing in the state is
+hidden except the order of the remaining cards, which is not in the state at all (it is decided by
+each chance step).
+
+>>> import random
+>>> from hisss.core.cards import parse_card
+>>> s = new_game(players=2)
+>>> s.draw(parse_card("M:blue-green"))          # the starter
+>>> s.draw(parse_card("M:green-yellow"))        # seat 1 draws
+>>> [str(a) for a in s.legal_actions()]
+['1L:green']
+>>> s.apply(s.legal_actions()[0])
+>>> str(s.table[0])
+'M:yellow-green M:green-blue'
+>>> s.current_player is None and s.is_chance_node()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from hisss.core.actions import NEW, Action, ActionKind, End, cap, extend, join
+from hisss.core.cards import HEAD, MID, TAIL, WILD, Card, card_from_code
+from hisss.core.decks import RAINBOW, Deck
+from hisss.core.errors import IllegalActionError, IllegalDrawError
+from hisss.core.rules import JoinClaim, Rules, Scoring
+from hisss.core.scoring import Result, score
+from hisss.core.snake import EndColour, Snake, lone
+
+_L = End.L
+_R = End.R
+_EXTEND = ActionKind.EXTEND
+_CAP = ActionKind.CAP
+_JOIN = ActionKind.JOIN
+_NEW = ActionKind.NEW
+
+# An undo record: table, pits, drawn card, seat to move, turns played, finished flag, and the code
+# of the card a draw took from the remaining cards (-1 for a placement).
+_Undo = tuple[
+    tuple[Snake, ...], tuple[tuple[Snake, ...], ...], Card | None, int, int, bool, int
+]
+
+
+class State:
+    """A position in a game; see the module docstring. Build one with :func:`new_game`."""
+
+    __slots__ = (
+        "_finished",
+        "_left",
+        "_remaining",
+        "_undo",
+        "deck",
+        "drawn",
+        "pits",
+        "players",
+        "rules",
+        "table",
+        "to_move",
+        "turns",
+    )
+
+    rules: Rules
+    deck: Deck
+    players: int
+    #: The snakes under construction, in table order.
+    table: tuple[Snake, ...]
+    #: Each seat's claimed snakes, in the order claimed.
+    pits: tuple[tuple[Snake, ...], ...]
+    #: The card drawn and waiting to be placed, or ``None`` at a chance step or at the end.
+    drawn: Card | None
+    #: The seat (0-based) that places the next drawn card.
+    to_move: int
+    #: The number of cards placed so far, the starter not counted.
+    turns: int
+
+    def __init__(self, rules: Rules, deck: Deck, players: int) -> None:
+        rules.check_players(players)
+        self.rules = rules
+        self.deck = deck
+        self.players = players
+        self.table = ()
+        self.pits = ((),) * players
+        self.drawn = None
+        self.to_move = 0
+        self.turns = 0
+        self._remaining = list(deck.counts)
+        self._left = deck.size
+        self._finished = False
+        self._undo: list[_Undo] = []
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def remaining(self) -> int:
+        """The number of cards not yet drawn."""
+        return self._left
+
+    def remaining_counts(self) -> dict[Card, int]:
+        """How many copies of each card are still to be drawn."""
+        return {card_from_code(c): n for c, n in enumerate(self._remaining) if n}
+
+    @property
+    def started(self) -> bool:
+        """True once the starter lies on the table."""
+        return self._left < self.deck.size
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self._finished or (self._left == 0 and self.drawn is None)
+
+    def is_chance_node(self) -> bool:
+        """True when the next step is a draw."""
+        return self.drawn is None and self._left > 0 and not self._finished
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat (0-based) to place the drawn card, or ``None`` at a draw or at the end."""
+        return self.to_move if self.drawn is not None else None
+
+    def pit_cards(self, seat: int) -> int:
+        """The number of cards in a seat's pit."""
+        return sum(len(s.cards) for s in self.pits[seat])
+
+    def result(self) -> Result:
+        """The score and winners; meaningful at the end, a running score before it."""
+        return score(self.pits, self.rules)
+
+    def describe(self) -> str:
+        """One line naming the position, for messages."""
+        if self.is_terminal():
+            where = f"after turn {self.turns}, game over"
+        elif self.drawn is None:
+            where = "before the starter is drawn" if not self.started else (
+                f"turn {self.turns + 1}, seat {self.to_move + 1} to draw"
+            )
+        else:
+            where = f"turn {self.turns + 1}, seat {self.to_move + 1} to place {self.drawn}"
+        snakes = " | ".join(f"{i + 1}: {s}" for i, s in enumerate(self.table)) or "empty"
+        return f"{where}; table {snakes}"
+
+    def __repr__(self) -> str:
+        return f"<State {self.describe()}>"
+
+    # ------------------------------------------------------------------ chance
+
+    def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
+        """Every card that can be drawn next with its exact probability, in card order."""
+        if not self.is_chance_node():
+            return []
+        total = self._left
+        return [
+            (card_from_code(c), Fraction(n, total)) for c, n in enumerate(self._remaining) if n
+        ]
+
+    def draw_weights(self) -> list[tuple[Card, int]]:
+        """Like :meth:`chance_outcomes` with integer weights (copies left) instead of fractions."""
+        if not self.is_chance_node():
+            return []
+        return [(card_from_code(c), n) for c, n in enumerate(self._remaining) if n]
+
+    def sample_draw(self, rng: random.Random) -> Card:
+        """Draw a card at random with ``rng``, each remaining copy equally likely; returns it."""
+        if not self.is_chance_node():
+            raise IllegalDrawError("a card", self.describe(), "no draw is due")
+        k = rng.randrange(self._left)
+        for code, n in enumerate(self._remaining):
+            if k < n:
+                card = card_from_code(code)
+                self._draw(card)
+                return card
+            k -= n
+        raise AssertionError("remaining counts out of step")  # pragma: no cover
+
+    def draw(self, card: Card) -> None:
+        """Apply a chance outcome: ``card`` is the next card of the deck.
+
+        Raises :class:`IllegalDrawError` (changing nothing) when no draw is due or no copy of the
+        card remains.
+        """
+        if not self.is_chance_node():
+            reason = "the game is over" if self.is_terminal() else f"{self.drawn} must be placed first"
+            raise IllegalDrawError(card, self.describe(), reason)
+        if not isinstance(card, Card) or self._remaining[card.code] == 0:
+            raise IllegalDrawError(card, self.describe(), "no copy of this card remains")
+        self._draw(card)
+
+    def _draw(self, card: Card) -> None:
+        code = card.code
+        self._undo.append(
+            (self.table, self.pits, None, self.to_move, self.turns, self._finished, code)
+        )
+        self._remaining[code] -= 1
+        self._left -= 1
+        if self._left + 1 == self.deck.size:
+            self.table = (lone(card),)
+        else:
+            self.drawn = card
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[Action]:
+        """The legal placements of the drawn card, in a fixed order (empty unless one is due).
+
+        Order: extends and caps by snake and end (left before right; for a wild neck the
+        mid-section's first colour first), then joins by first end and second end, then ``new``.
+        """
+        card = self.drawn
+        if card is None:
+            return []
+        out: list[Action] = []
+        table = self.table
+        if card.kind is MID:
+            x = card.a
+            y = card.b
+            ends_x: list[tuple[int, End, Snake]] = []
+            ends_y: list[tuple[int, End, Snake]] = []
+            for i, s in enumerate(table):
+                path = s.path
+                c = path[0]
+                if c is not None:
+                    if c is x:
+                        out.append(extend(i, _L, x))
+                        ends_x.append((i, _L, s))
+                    elif c is y:
+                        out.append(extend(i, _L, y))
+                        ends_y.append((i, _L, s))
+                    elif c is WILD:
+                        out.append(extend(i, _L, x))
+                        out.append(extend(i, _L, y))
+                        ends_x.append((i, _L, s))
+                        ends_y.append((i, _L, s))
+                c = path[-1]
+                if c is not None:
+                    if c is x:
+                        out.append(extend(i, _R, x))
+                        ends_x.append((i, _R, s))
+                    elif c is y:
+                        out.append(extend(i, _R, y))
+                        ends_y.append((i, _R, s))
+                    elif c is WILD:
+                        out.append(extend(i, _R, x))
+                        out.append(extend(i, _R, y))
+                        ends_x.append((i, _R, s))
+                        ends_y.append((i, _R, s))
+            if ends_x and ends_y:
+                for i, e, s in ends_x:
+                    h = s.cards[0].kind is HEAD
+                    t = s.cards[-1].kind is TAIL
+                    for j, f, u in ends_y:
+                        if i != j and not (h and u.cards[0].kind is HEAD) and not (
+                            t and u.cards[-1].kind is TAIL
+                        ):
+                            out.append(join(i, e, x, j, f))  # type: ignore[arg-type]
+        elif card.kind is HEAD:
+            colour = card.a
+            for i, s in enumerate(table):
+                cards = s.cards
+                if cards[0].kind is HEAD:
+                    continue
+                if cards[0].kind is MID and (colour is None or s.path[0] is colour):
+                    out.append(cap(i, _L))
+                if cards[-1].kind is MID and (colour is None or s.path[-1] is colour):
+                    out.append(cap(i, _R))
+        else:
+            colour = card.a
+            for i, s in enumerate(table):
+                cards = s.cards
+                if cards[-1].kind is TAIL:
+                    continue
+                if cards[0].kind is MID and (colour is None or s.path[0] is colour):
+                    out.append(cap(i, _L))
+                if cards[-1].kind is MID and (colour is None or s.path[-1] is colour):
+                    out.append(cap(i, _R))
+        if not out or not self.rules.forced_placement:
+            out.append(NEW)
+        return out
+
+    def check_action(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+        if self.drawn is None:
+            reason = "the game is over" if self.is_terminal() else "no card has been drawn"
+            raise IllegalActionError(action, self.describe(), reason)
+        if action in self.legal_actions():
+            return
+        raise IllegalActionError(action, self.describe(), self._why_illegal(action))
+
+    def can_apply(self, action: Action) -> bool:
+        """True when ``action`` is legal now."""
+        return self.drawn is not None and action in self.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """Place the drawn card as ``action`` after checking it is legal.
+
+        A completed snake goes at once to the pit of the player who placed the card. Raises
+        :class:`IllegalActionError`, changing nothing, when the action is not legal.
+        """
+        self.check_action(action)
+        self.push(action)
+
+    def push(self, action: Action) -> None:
+        """Place the drawn card as ``action`` without checking it (it must be legal)."""
+        card = self.drawn
+        assert card is not None
+        table = self.table
+        self._undo.append(
+            (table, self.pits, card, self.to_move, self.turns, self._finished, -1)
+        )
+        kind = action.kind
+        claimed: Snake | None = None
+        if kind is _EXTEND:
+            i = action.snake
+            s = table[i]
+            side = action.side
+            other = card.b if side is card.a else card.a
+            if action.end is _R:
+                new = Snake(s.cards + (card,), s.path[:-1] + (side, other))
+            else:
+                new = Snake((card, *s.cards), (other, side, *s.path[1:]))
+            self.table = (*table[:i], new, *table[i + 1 :])
+        elif kind is _CAP:
+            i = action.snake
+            s = table[i]
+            if action.end is _R:
+                new = Snake(s.cards + (card,), s.path + (None,))
+                if card.kind is HEAD:
+                    new = Snake(new.cards[::-1], new.path[::-1])
+            else:
+                new = Snake((card, *s.cards), (None, *s.path))
+                if card.kind is TAIL:
+                    new = Snake(new.cards[::-1], new.path[::-1])
+            if new.cards[0].kind is HEAD and new.cards[-1].kind is TAIL:
+                claimed = new
+                self.table = (*table[:i], *table[i + 1 :])
+            else:
+                self.table = (*table[:i], new, *table[i + 1 :])
+        elif kind is _JOIN:
+            i, j = action.snake, action.snake2
+            s, u = table[i], table[j]
+            side = action.side
+            other = card.b if side is card.a else card.a
+            flip_s = action.end is _L
+            flip_u = action.end2 is _R
+            if flip_s:
+                s = Snake(s.cards[::-1], s.path[::-1])
+            if flip_u:
+                u = Snake(u.cards[::-1], u.path[::-1])
+            cards = (*s.cards, card, *u.cards)
+            path: tuple[EndColour, ...] = (*s.path[:-1], side, other, *u.path[1:])
+            first, last = cards[0].kind, cards[-1].kind
+            if first is TAIL or last is HEAD or (
+                first is not HEAD and last is not TAIL and (flip_s if i < j else flip_u)
+            ):
+                cards = cards[::-1]
+                path = path[::-1]
+                first, last = cards[0].kind, cards[-1].kind
+            new = Snake(cards, path)
+            lo, hi = (i, j) if i < j else (j, i)
+            if (first is HEAD and last is TAIL) or self.rules.join_claim is JoinClaim.ALWAYS:
+                claimed = new
+                self.table = (*table[:lo], *table[lo + 1 : hi], *table[hi + 1 :])
+            else:
+                self.table = (*table[:lo], new, *table[lo + 1 : hi], *table[hi + 1 :])
+        else:
+            self.table = (*table, lone(card))
+        if claimed is not None:
+            seat = self.to_move
+            pits = self.pits
+            self.pits = (*pits[:seat], (*pits[seat], claimed), *pits[seat + 1 :])
+            if self.rules.scoring is Scoring.FIRST_TO and self.pit_cards(seat) >= self.rules.target:
+                self._finished = True
+        self.drawn = None
+        self.turns += 1
+        self.to_move = (self.to_move + 1) % self.players
+
+    def undo(self) -> None:
+        """Take back the last draw or placement. Raises ``IndexError`` when there is none."""
+        table, pits, drawn, to_move, turns, finished, code = self._undo.pop()
+        self.table = table
+        self.pits = pits
+        self.drawn = drawn
+        self.to_move = to_move
+        self.turns = turns
+        self._finished = finished
+        if code >= 0:
+            self._remaining[code] += 1
+            self._left += 1
+
+    def copy(self) -> State:
+        """An independent copy of the position (its undo history starts empty)."""
+        other = State.__new__(State)
+        other.rules = self.rules
+        other.deck = self.deck
+        other.players = self.players
+        other.table = self.table
+        other.pits = self.pits
+        other.drawn = self.drawn
+        other.to_move = self.to_move
+        other.turns = self.turns
+        other._remaining = self._remaining.copy()
+        other._left = self._left
+        other._finished = self._finished
+        other._undo = []
+        return other
+
+    def _why_illegal(self, action: Action) -> str:
+        card = self.drawn
+        assert card is not None
+        n = len(self.table)
+        for snake, end in action.ends:
+            if not 0 <= snake < n:
+                return f"there is no snake {snake + 1} (the table has {n})"
+            colour = self.table[snake].path[0 if end is _L else -1]
+            if colour is None:
+                return f"the {end} end of snake {snake + 1} is closed"
+        if action.kind is _NEW:
+            return f"{card} fits onto a snake, so it may not start a new one"
+        if action.kind is _CAP:
+            if card.kind is MID:
+                return f"{card} is a mid-section: say which side touches (e.g. {action}:{card.a})"
+            s = self.table[action.snake]
+            if (card.kind is HEAD and s.has_head) or (card.kind is TAIL and s.has_tail):
+                return f"snake {action.snake + 1} already has a {card.kind.name.lower()}"
+            return f"{card} does not fit the {action.end} end of snake {action.snake + 1}"
+        if card.kind is not MID:
+            return f"{card} has a single side: write a cap such as {action.snake + 1}{action.end}"
+        if action.side not in (card.a, card.b):
+            return f"{card} has no {action.side} side"
+        if action.kind is _JOIN:
+            s, u = self.table[action.snake], self.table[action.snake2]
+            if s.has_head and u.has_head:
+                return "the joined snake would have two heads"
+            if s.has_tail and u.has_tail:
+                return "the joined snake would have two tails"
+        return "the colours do not match"
+
+
+def new_game(players: int = 2, rules: Rules | None = None, deck: Deck = RAINBOW) -> State:
+    """A new game before the starter is drawn.
+
+    Raises :class:`~hisss.core.errors.ConfigError` when the rules do not allow ``players``.
+    """
+    return State(rules if rules is not None else Rules(), deck, players)
+
+
+def deal(deck: Deck, rng: random.Random) -> list[Card]:
+    """The deck's cards in a random order from ``rng``: the starter first, then each draw."""
+    cards = deck.cards()
+    rng.shuffle(cards)
+    return cards
+
