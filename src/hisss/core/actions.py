@@ -8,15 +8,15 @@ from 1 in table order and their ends are ``L`` and ``R``:
 ``new``             the card lies alone as a new snake
 ``3R``              cap: the head or tail goes onto the right end of snake 3
 ``3R:orange``       extend: the mid-section's orange side goes onto the right end of snake 3
-``3R:orange+5L``    join: the orange side onto snake 3's right end, the other side onto
-                    snake 5's left end
+``3R:orange+5L:red`` join: the orange side onto snake 3's right end, the red side onto
+                    snake 5's left end (the two ends are written in table order)
 ==================  ======================================================================
 
->>> a = parse_action("3R:orange+5L")
->>> a.kind, a.snake, a.end, a.side, a.snake2, a.end2
-(<ActionKind.JOIN: 'join'>, 2, <End.R: 'R'>, <Colour.ORANGE: 'orange'>, 4, <End.L: 'L'>)
+>>> a = parse_action("5L:yellow+3R:orange")
+>>> a.kind, a.snake, a.end, a.side.value, a.snake2, a.end2, a.side2.value
+(<ActionKind.JOIN: 'join'>, 2, <End.R: 'R'>, 'orange', 4, <End.L: 'L'>, 'yellow')
 >>> str(a)
-'3R:orange+5L'
+'3R:orange+5L:yellow'
 >>> parse_action(str(NEW)) is NEW
 True
 """
@@ -68,6 +68,7 @@ class Action:
     side: Colour | None = None
     snake2: int = -1
     end2: End | None = None
+    side2: Colour | None = None
 
     def __str__(self) -> str:
         kind = self.kind
@@ -79,7 +80,7 @@ class Action:
         text = f"{text}:{self.side}"
         if kind is ActionKind.EXTEND:
             return text
-        return f"{text}+{self.snake2 + 1}{self.end2}"
+        return f"{text}+{self.snake2 + 1}{self.end2}:{self.side2}"
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
@@ -104,38 +105,70 @@ class Action:
 #: The new-snake action.
 NEW = Action(ActionKind.NEW)
 
-_cache: dict[tuple[int, End | None, Colour | None, int, End | None], Action] = {}
+# Actions are interned: the move generator hands out shared objects instead of building new ones.
+_cache: dict[tuple[int, End, Colour | None, int, End | None, Colour | None], Action] = {}
 
 
 def _interned(
-    kind: ActionKind, snake: int, end: End, side: Colour | None, snake2: int, end2: End | None
+    kind: ActionKind,
+    snake: int,
+    end: End,
+    side: Colour | None,
+    snake2: int = -1,
+    end2: End | None = None,
+    side2: Colour | None = None,
 ) -> Action:
-    key = (snake, end, side, snake2, end2)
+    key = (snake, end, side, snake2, end2, side2)
     action = _cache.get(key)
     if action is None:
-        action = _cache[key] = Action(kind, snake, end, side, snake2, end2)
+        action = _cache[key] = Action(kind, snake, end, side, snake2, end2, side2)
     return action
 
 
 def cap(snake: int, end: End) -> Action:
     """The cap of a head or tail onto an end (``snake`` is 0-based)."""
-    return _interned(ActionKind.CAP, snake, end, None, -1, None)
+    return _interned(ActionKind.CAP, snake, end, None)
 
 
 def extend(snake: int, end: End, side: Colour) -> Action:
     """A mid-section's ``side`` onto an end (``snake`` is 0-based)."""
-    return _interned(ActionKind.EXTEND, snake, end, side, -1, None)
+    return _interned(ActionKind.EXTEND, snake, end, side)
 
 
-def join(snake: int, end: End, side: Colour, snake2: int, end2: End) -> Action:
-    """A mid-section's ``side`` onto one end and its other side onto an end of another snake."""
+#: ``EXTENDS[side][i]`` is the pair (extend onto the left end, onto the right end) of snake ``i``
+#: with the mid-section's ``side``; ``CAPS[i]`` likewise for caps. Grown by :func:`reserve`, these
+#: spare the move generator a function call and a dictionary look-up per action.
+EXTENDS: dict[Colour, list[tuple[Action, Action]]] = {c: [] for c in Colour}
+CAPS: list[tuple[Action, Action]] = []
+
+
+def reserve(snakes: int) -> None:
+    """Make :data:`EXTENDS` and :data:`CAPS` cover table positions below ``snakes``."""
+    for i in range(len(CAPS), snakes):
+        CAPS.append((cap(i, End.L), cap(i, End.R)))
+        for colour, row in EXTENDS.items():
+            row.append((extend(i, End.L, colour), extend(i, End.R, colour)))
+
+
+def join(snake: int, end: End, side: Colour, snake2: int, end2: End, side2: Colour) -> Action:
+    """A mid-section's ``side`` onto one end and its ``side2`` onto an end of another snake.
+
+    The two (end, side) pairs are stored in table order, so each join has one spelling.
+    """
     if snake == snake2:
         raise NotationError("a join links two different snakes")
-    return _interned(ActionKind.JOIN, snake, end, side, snake2, end2)
+    if side is side2:
+        raise NotationError("a join uses the two different sides of a mid-section")
+    if snake2 < snake:
+        return _interned(ActionKind.JOIN, snake2, end2, side2, snake, end, side)
+    return _interned(ActionKind.JOIN, snake, end, side, snake2, end2, side2)
 
+
+reserve(16)
 
 _ACTION_RE = re.compile(
-    r"^\s*(?P<s1>\d+)(?P<e1>[LRlr])(?::(?P<side>[A-Za-z]+)(?:\+(?P<s2>\d+)(?P<e2>[LRlr]))?)?\s*$"
+    r"^\s*(?P<s1>\d+)(?P<e1>[LRlr])(?::(?P<side>[A-Za-z]+)"
+    r"(?:\+(?P<s2>\d+)(?P<e2>[LRlr]):(?P<side2>[A-Za-z]+))?)?\s*$"
 )
 
 
@@ -156,7 +189,7 @@ def parse_action(text: str) -> Action:
     m = _ACTION_RE.match(text)
     if m is None:
         raise NotationError(
-            f"bad action {text!r}: expected new, 3R, 3R:orange or 3R:orange+5L"
+            f"bad action {text!r}: expected new, 3R, 3R:orange or 3R:orange+5L:yellow"
         )
     s1 = int(m["s1"])
     if s1 < 1 or (m["s2"] is not None and int(m["s2"]) < 1):
@@ -171,6 +204,8 @@ def parse_action(text: str) -> Action:
     if m["s2"] is None:
         return extend(s1 - 1, end1, side)
     s2 = int(m["s2"])
-    if s2 == s1:
-        raise NotationError(f"bad action {text!r}: a join links two different snakes")
-    return join(s1 - 1, end1, side, s2 - 1, End(m["e2"].upper()))
+    try:
+        side2 = parse_colour(m["side2"])
+        return join(s1 - 1, end1, side, s2 - 1, End(m["e2"].upper()), side2)
+    except NotationError as exc:
+        raise NotationError(f"bad action {text!r}: {exc}") from None

@@ -90,7 +90,7 @@ def are_neighbours(x: Colour, y: Colour) -> bool:
 
 
 def canonical_pair(x: Colour, y: Colour) -> tuple[Colour, Colour]:
-    """The written order of a mid-section's colours: along the wheel for neighbours, else wheel order.
+    """The written order of a mid-section's colours: along the wheel for neighbours, else by index.
 
     >>> [str(c) for c in canonical_pair(Colour.RED, Colour.PURPLE)]
     ['purple', 'red']
@@ -124,10 +124,12 @@ class Card:
             if self.a is None or self.b is None:
                 raise NotationError("a mid-section needs two colours")
             if self.a is self.b:
-                raise NotationError(f"a mid-section needs two different colours, not {self.a} twice")
+                raise NotationError(
+                    f"a mid-section needs two different colours, not {self.a} twice"
+                )
             if canonical_pair(self.a, self.b) != (self.a, self.b):
                 raise NotationError(
-                    f"mid-section colours must be in written order; use Card.mid({self.a}, {self.b})"
+                    f"mid-section colours go in written order: use Card.mid({self.a}, {self.b})"
                 )
         elif self.b is not None:
             raise NotationError(f"a {self.kind.name.lower()} has one colour")
@@ -267,8 +269,6 @@ def parse_card(text: str) -> Card:
         except NotationError as exc:
             raise NotationError(f"bad card {text!r}: {exc}") from None
         if x is y:
-            raise NotationError(
-                f"bad card {text!r}: a mid-section needs two different colours"
-            )
+            raise NotationError(f"bad card {text!r}: a mid-section needs two different colours")
         return Card.mid(x, y)
     raise NotationError(f"bad card {text!r}: the kind must be H, T or M")

@@ -79,10 +79,10 @@ class Deck:
 
         >>> Deck.from_mapping({"cards": {"H:red": 1, "M:red-orange": 2}}).size
         3
-        >>> Deck.from_mapping({"cards": {"M:red-red": 1}})
+        >>> Deck.from_mapping({"cards": {"H:red": 0}})
         Traceback (most recent call last):
         ...
-        hisss.core.errors.DeckError: cards."M:red-red": not a card: bad card 'M:red-red': a mid-section needs two different colours
+        hisss.core.errors.DeckError: cards."H:red": the number of copies must be at least 1, not 0
         """
         if not isinstance(data, Mapping):
             raise DeckError("", f"a deck must be a table of fields, not {_kind(data)}")
@@ -100,7 +100,9 @@ class Deck:
             raise DeckError("cards", "missing: list the cards and their numbers of copies")
         cards = data["cards"]
         if not isinstance(cards, Mapping):
-            raise DeckError("cards", f"must be a table from card to number of copies, not {_kind(cards)}")
+            raise DeckError(
+                "cards", f"must be a table from card to number of copies, not {_kind(cards)}"
+            )
         counts = [0] * CARD_KINDS
         for key, value in cards.items():
             where = f'cards."{key}"'
@@ -109,13 +111,17 @@ class Deck:
             except NotationError as exc:
                 raise DeckError(where, f"not a card: {exc}") from None
             if isinstance(value, bool) or not isinstance(value, int):
-                raise DeckError(where, f"the number of copies must be a whole number, not {value!r}")
+                raise DeckError(
+                    where, f"the number of copies must be a whole number, not {value!r}"
+                )
             if value < 1:
                 raise DeckError(where, f"the number of copies must be at least 1, not {value}")
             if value > MAX_COPIES:
                 raise DeckError(where, f"at most {MAX_COPIES} copies of a card, not {value}")
             if counts[card.code]:
-                raise DeckError(where, f"{card} is listed twice (as {key!r} and in another spelling)")
+                raise DeckError(
+                    where, f"{card} is listed twice (as {key!r} and in another spelling)"
+                )
             counts[card.code] = value
         total = sum(counts)
         if total == 0:
@@ -183,8 +189,8 @@ def _all_pairs_cards() -> list[Card]:
 RAINBOW = Deck.from_cards(
     "rainbow",
     _rainbow_cards(),
-    "The default 50 cards: a head and a tail of each colour, the wild head and tail, and six copies "
-    "of each wheel-neighbour mid-section (a reconstruction).",
+    "The default 50 cards: a head and a tail of each colour, the wild head and tail, and six "
+    "copies of each wheel-neighbour mid-section (a reconstruction).",
 )
 ALL_PAIRS = Deck.from_cards(
     "all-pairs",

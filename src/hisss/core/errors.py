@@ -3,8 +3,8 @@
 One base class, :class:`HisssError`. Text that does not parse raises :class:`NotationError`; a
 well-formed action or draw that the rules do not allow now raises :class:`IllegalActionError` or
 :class:`IllegalDrawError`; a bad deck or set-up raises :class:`DeckError` or :class:`ConfigError`.
-Every message names the input and, where there is one, the position. A rejected action or draw leaves
-the state untouched.
+Every message names the input and, where there is one, the position. A rejected action or draw
+leaves the state untouched.
 """
 
 from __future__ import annotations

@@ -108,17 +108,20 @@ class Rules:
         changes: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
-                raise ConfigError(f"unknown rule option {key!r} (known: {', '.join(sorted(known))})")
+                raise ConfigError(
+                    f"unknown rule option {key!r} (known: {', '.join(sorted(known))})"
+                )
             try:
                 if key == "join_claim":
-                    value = JoinClaim(value)
+                    changes[key] = JoinClaim(value)
                 elif key == "scoring":
-                    value = Scoring(value)
+                    changes[key] = Scoring(value)
+                else:
+                    changes[key] = value
             except ValueError:
                 raise ConfigError(f"rule option {key}: bad value {value!r}") from None
             if key in ("forced_placement", "six_players") and not isinstance(value, bool):
                 raise ConfigError(f"rule option {key}: expected true or false, not {value!r}")
-            changes[key] = value
         return replace(base, **changes)
 
 

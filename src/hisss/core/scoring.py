@@ -54,7 +54,9 @@ class Result:
         }
         if self.decided_by == "shared":
             return f"{seats} share the win: tied on every measure"
-        return f"{seats} {'wins' if len(self.winners) == 1 else 'win'} with {reasons[self.decided_by]}"
+        return (
+            f"{seats} {'wins' if len(self.winners) == 1 else 'win'} with {reasons[self.decided_by]}"
+        )
 
 
 def _tied_best(seats: Sequence[int], measure: Sequence[int]) -> list[int]:

@@ -2,9 +2,9 @@
 
 A snake is stored as its cards from its left end to its right end and its *path*: the colours
 where the cards touch, with the colours of the two ends at either side. ``path[i]`` is the colour
-on the left of ``cards[i]`` and ``path[i + 1]`` the colour on its right; ``None`` marks an end closed
-by a head or tail, and ``WILD`` the open neck of a lone wild head or tail. The path says which way
-round every mid-section lies, even next to a wild neck.
+on the left of ``cards[i]`` and ``path[i + 1]`` the colour on its right; ``None`` marks an end
+closed by a head or tail, and ``WILD`` the open neck of a lone wild head or tail. The path says
+which way round every mid-section lies, even next to a wild neck.
 
 A head always sits at the left end and a tail at the right end (the engine turns a snake round
 when needed), so a snake with a head is open only on the right and one with a tail only on the left.

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from hisss.core.actions import NEW, Action, ActionKind, End, cap, extend, join
+from hisss.core.actions import CAPS, EXTENDS, NEW, Action, ActionKind, End, join, reserve
 from hisss.core.cards import HEAD, MID, TAIL, WILD, Card, card_from_code
 from hisss.core.decks import RAINBOW, Deck
 from hisss.core.errors import IllegalActionError, IllegalDrawError
@@ -51,9 +51,7 @@ _NEW = ActionKind.NEW
 
 # An undo record: table, pits, drawn card, seat to move, turns played, finished flag, and the code
 # of the card a draw took from the remaining cards (-1 for a placement).
-_Undo = tuple[
-    tuple[Snake, ...], tuple[tuple[Snake, ...], ...], Card | None, int, int, bool, int
-]
+_Undo = tuple[tuple[Snake, ...], tuple[tuple[Snake, ...], ...], Card | None, int, int, bool, int]
 
 
 class State:
@@ -145,8 +143,10 @@ class State:
         if self.is_terminal():
             where = f"after turn {self.turns}, game over"
         elif self.drawn is None:
-            where = "before the starter is drawn" if not self.started else (
-                f"turn {self.turns + 1}, seat {self.to_move + 1} to draw"
+            where = (
+                "before the starter is drawn"
+                if not self.started
+                else (f"turn {self.turns + 1}, seat {self.to_move + 1} to draw")
             )
         else:
             where = f"turn {self.turns + 1}, seat {self.to_move + 1} to place {self.drawn}"
@@ -163,9 +163,7 @@ class State:
         if not self.is_chance_node():
             return []
         total = self._left
-        return [
-            (card_from_code(c), Fraction(n, total)) for c, n in enumerate(self._remaining) if n
-        ]
+        return [(card_from_code(c), Fraction(n, total)) for c, n in enumerate(self._remaining) if n]
 
     def draw_weights(self) -> list[tuple[Card, int]]:
         """Like :meth:`chance_outcomes` with integer weights (copies left) instead of fractions."""
@@ -193,7 +191,9 @@ class State:
         card remains.
         """
         if not self.is_chance_node():
-            reason = "the game is over" if self.is_terminal() else f"{self.drawn} must be placed first"
+            reason = (
+                "the game is over" if self.is_terminal() else f"{self.drawn} must be placed first"
+            )
             raise IllegalDrawError(card, self.describe(), reason)
         if not isinstance(card, Card) or self._remaining[card.code] == 0:
             raise IllegalDrawError(card, self.describe(), "no copy of this card remains")
@@ -217,16 +217,21 @@ class State:
         """The legal placements of the drawn card, in a fixed order (empty unless one is due).
 
         Order: extends and caps by snake and end (left before right; for a wild neck the
-        mid-section's first colour first), then joins by first end and second end, then ``new``.
+        mid-section's first colour first); then joins, by the end that the mid-section's first
+        colour touches and then by the other end, both in table order; then ``new``.
         """
         card = self.drawn
         if card is None:
             return []
         out: list[Action] = []
         table = self.table
+        if len(table) > len(CAPS):
+            reserve(len(table))
         if card.kind is MID:
             x = card.a
             y = card.b
+            ext_x = EXTENDS[x]  # type: ignore[index]
+            ext_y = EXTENDS[y]  # type: ignore[index]
             ends_x: list[tuple[int, End, Snake]] = []
             ends_y: list[tuple[int, End, Snake]] = []
             for i, s in enumerate(table):
@@ -234,27 +239,27 @@ class State:
                 c = path[0]
                 if c is not None:
                     if c is x:
-                        out.append(extend(i, _L, x))
+                        out.append(ext_x[i][0])
                         ends_x.append((i, _L, s))
                     elif c is y:
-                        out.append(extend(i, _L, y))
+                        out.append(ext_y[i][0])
                         ends_y.append((i, _L, s))
                     elif c is WILD:
-                        out.append(extend(i, _L, x))
-                        out.append(extend(i, _L, y))
+                        out.append(ext_x[i][0])
+                        out.append(ext_y[i][0])
                         ends_x.append((i, _L, s))
                         ends_y.append((i, _L, s))
                 c = path[-1]
                 if c is not None:
                     if c is x:
-                        out.append(extend(i, _R, x))
+                        out.append(ext_x[i][1])
                         ends_x.append((i, _R, s))
                     elif c is y:
-                        out.append(extend(i, _R, y))
+                        out.append(ext_y[i][1])
                         ends_y.append((i, _R, s))
                     elif c is WILD:
-                        out.append(extend(i, _R, x))
-                        out.append(extend(i, _R, y))
+                        out.append(ext_x[i][1])
+                        out.append(ext_y[i][1])
                         ends_x.append((i, _R, s))
                         ends_y.append((i, _R, s))
             if ends_x and ends_y:
@@ -262,30 +267,28 @@ class State:
                     h = s.cards[0].kind is HEAD
                     t = s.cards[-1].kind is TAIL
                     for j, f, u in ends_y:
-                        if i != j and not (h and u.cards[0].kind is HEAD) and not (
-                            t and u.cards[-1].kind is TAIL
+                        if (
+                            i != j
+                            and not (h and u.cards[0].kind is HEAD)
+                            and not (t and u.cards[-1].kind is TAIL)
                         ):
-                            out.append(join(i, e, x, j, f))  # type: ignore[arg-type]
-        elif card.kind is HEAD:
-            colour = card.a
-            for i, s in enumerate(table):
-                cards = s.cards
-                if cards[0].kind is HEAD:
-                    continue
-                if cards[0].kind is MID and (colour is None or s.path[0] is colour):
-                    out.append(cap(i, _L))
-                if cards[-1].kind is MID and (colour is None or s.path[-1] is colour):
-                    out.append(cap(i, _R))
+                            out.append(join(i, e, x, j, f, y))  # type: ignore[arg-type]
         else:
+            # A head goes onto a snake without a head, a tail onto one without a tail, and only
+            # onto the open end of a mid-section (never onto a lone head's or tail's neck).
             colour = card.a
+            if card.kind is HEAD:
+                closed_at, blocker = 0, HEAD
+            else:
+                closed_at, blocker = -1, TAIL
             for i, s in enumerate(table):
                 cards = s.cards
-                if cards[-1].kind is TAIL:
+                if cards[closed_at].kind is blocker:
                     continue
                 if cards[0].kind is MID and (colour is None or s.path[0] is colour):
-                    out.append(cap(i, _L))
+                    out.append(CAPS[i][0])
                 if cards[-1].kind is MID and (colour is None or s.path[-1] is colour):
-                    out.append(cap(i, _R))
+                    out.append(CAPS[i][1])
         if not out or not self.rules.forced_placement:
             out.append(NEW)
         return out
@@ -317,9 +320,7 @@ class State:
         card = self.drawn
         assert card is not None
         table = self.table
-        self._undo.append(
-            (table, self.pits, card, self.to_move, self.turns, self._finished, -1)
-        )
+        self._undo.append((table, self.pits, card, self.to_move, self.turns, self._finished, -1))
         kind = action.kind
         claimed: Snake | None = None
         if kind is _EXTEND:
@@ -331,7 +332,9 @@ class State:
                 new = Snake(s.cards + (card,), s.path[:-1] + (side, other))
             else:
                 new = Snake((card, *s.cards), (other, side, *s.path[1:]))
-            self.table = (*table[:i], new, *table[i + 1 :])
+            row = list(table)
+            row[i] = new
+            self.table = tuple(row)
         elif kind is _CAP:
             i = action.snake
             s = table[i]
@@ -352,7 +355,7 @@ class State:
             i, j = action.snake, action.snake2
             s, u = table[i], table[j]
             side = action.side
-            other = card.b if side is card.a else card.a
+            other = action.side2
             flip_s = action.end is _L
             flip_u = action.end2 is _R
             if flip_s:
@@ -362,8 +365,10 @@ class State:
             cards = (*s.cards, card, *u.cards)
             path: tuple[EndColour, ...] = (*s.path[:-1], side, other, *u.path[1:])
             first, last = cards[0].kind, cards[-1].kind
-            if first is TAIL or last is HEAD or (
-                first is not HEAD and last is not TAIL and (flip_s if i < j else flip_u)
+            if (
+                first is TAIL
+                or last is HEAD
+                or (first is not HEAD and last is not TAIL and (flip_s if i < j else flip_u))
             ):
                 cards = cards[::-1]
                 path = path[::-1]
@@ -433,6 +438,8 @@ class State:
             if card.kind is MID:
                 return f"{card} is a mid-section: say which side touches (e.g. {action}:{card.a})"
             s = self.table[action.snake]
+            if s.length == 1 and s.cards[0].kind is not MID:
+                return "a head or tail never goes onto a lone head or tail"
             if (card.kind is HEAD and s.has_head) or (card.kind is TAIL and s.has_tail):
                 return f"snake {action.snake + 1} already has a {card.kind.name.lower()}"
             return f"{card} does not fit the {action.end} end of snake {action.snake + 1}"
@@ -440,6 +447,8 @@ class State:
             return f"{card} has a single side: write a cap such as {action.snake + 1}{action.end}"
         if action.side not in (card.a, card.b):
             return f"{card} has no {action.side} side"
+        if action.kind is _JOIN and action.side2 not in (card.a, card.b):
+            return f"{card} has no {action.side2} side"
         if action.kind is _JOIN:
             s, u = self.table[action.snake], self.table[action.snake2]
             if s.has_head and u.has_head:
@@ -462,4 +471,3 @@ def deal(deck: Deck, rng: random.Random) -> list[Card]:
     cards = deck.cards()
     rng.shuffle(cards)
     return cards
-
