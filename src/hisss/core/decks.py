@@ -2,7 +2,7 @@
 
 A deck is data, not code: a name and a count per distinct card. The built-in decks are
 ``rainbow`` (the default, 50 cards), ``all-pairs`` and ``double``; any other deck can be described
-as a mapping (read from a TOML or JSON file by :mod:`hisss.deckfile`) and checked by
+as a mapping (read from a TOML or JSON file by :mod:`hisss.record.deckfile`) and checked by
 :meth:`Deck.from_mapping`, which names the offending field of a bad description.
 
 The real list of the 36 mid-sections of the published game is not known; ``rainbow`` uses six copies

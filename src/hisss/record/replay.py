@@ -1,0 +1,198 @@
+"""Replay: rebuild a game from its record, checking every step against the rules.
+
+This module owns :func:`replay`, :func:`replay_steps` and :class:`ReplayError`. Replay never needs
+the seed: it draws the recorded cards in order. For each turn it checks that the game is not over,
+that the turn's card is the next card of the order and can be drawn from the deck, that the turn's
+seat is the one to move, that the action is legal, and that the optional table and pit snapshots
+match. At the end it checks what is left of the card order (at most one drawn card still to be
+placed) and the optional result.
+
+Turns are numbered from 1; turn 0 is the header and the starter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from hisss.core.cards import Card
+from hisss.core.errors import ConfigError, HisssError, IllegalActionError, IllegalDrawError
+from hisss.core.state import State, new_game
+from hisss.record.format import GameRecord, Turn, result_to_dict
+
+
+class ReplayError(HisssError):
+    """A record that is not a game played by the rules; ``turn`` counts from 1 (0: the header)."""
+
+    def __init__(self, turn: int, reason: str) -> None:
+        self.turn = turn
+        self.reason = reason
+        super().__init__(f"turn {turn}: {reason}")
+
+
+def replay(record: GameRecord) -> State:
+    """Rebuild the game of ``record`` and return its final state; raises :class:`ReplayError`.
+
+    The final state is the end of the game, or for a saved unfinished game the position after the
+    last recorded turn (with the next card drawn when the record holds it).
+    """
+    game = _Replay(record)
+    for number, turn in enumerate(record.turns, 1):
+        game.play(number, turn)
+    return game.finish()
+
+
+def replay_steps(record: GameRecord) -> Iterator[State]:
+    """Yield a copy of the state after each turn of ``record``, checking as :func:`replay` does.
+
+    The checks of the end of the record (left-over cards, the result) run when the iteration is
+    exhausted, after the last state is yielded.
+    """
+    game = _Replay(record)
+    for number, turn in enumerate(record.turns, 1):
+        game.play(number, turn)
+        yield game.state.copy()
+    game.finish()
+
+
+class _Replay:
+    """A game being rebuilt from a record."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.cards = record.cards
+        try:
+            self.state = new_game(len(record.seats), record.rules, record.deck)
+        except ConfigError as exc:
+            raise ReplayError(0, f"the header does not describe a game: {exc}") from None
+        if record.cards:
+            self._draw(0, record.cards[0])
+        elif record.turns:
+            raise ReplayError(0, "the card order is empty, so there is no starter")
+
+    def _draw(self, number: int, card: Card) -> None:
+        state = self.state
+        try:
+            state.draw(card)
+        except IllegalDrawError:
+            deck = state.deck
+            copies = deck.count(card)
+            if copies == 0:
+                reason = f"card {card} cannot be drawn: the deck {deck.name!r} has no such card"
+            else:
+                reason = (
+                    f"card {card} cannot be drawn: the deck {deck.name!r} has {copies} "
+                    f"{'copy' if copies == 1 else 'copies'} and all were drawn before"
+                )
+            raise ReplayError(number, reason) from None
+
+    def play(self, number: int, turn: Turn) -> None:
+        state = self.state
+        if state.is_terminal():
+            raise ReplayError(
+                number, f"the game is over after turn {number - 1}, but the record goes on"
+            )
+        if number >= len(self.cards):
+            raise ReplayError(
+                number,
+                f"the card order ends after {len(self.cards)} cards, none left for this turn",
+            )
+        expected = self.cards[number]
+        if turn.card != expected:
+            raise ReplayError(
+                number, f"card {turn.card} is not the next card of the order ({expected} is)"
+            )
+        self._draw(number, expected)
+        if turn.player != state.to_move:
+            raise ReplayError(
+                number,
+                f"seat {_seat(turn.player)} is recorded, but seat {state.to_move + 1} is to move",
+            )
+        try:
+            state.apply(turn.action)
+        except IllegalActionError as exc:
+            table = " | ".join(f"{i + 1}: {s}" for i, s in enumerate(state.table)) or "empty"
+            raise ReplayError(
+                number,
+                f"action {turn.action} is illegal: {exc.reason} "
+                f"(placing {expected}; table {table})",
+            ) from None
+        if turn.table is not None:
+            self._check_table(number, turn.table)
+        if turn.pits is not None:
+            self._check_pits(number, turn.pits)
+
+    def _check_table(self, number: int, recorded: Sequence[str]) -> None:
+        actual = [str(s) for s in self.state.table]
+        if len(actual) != len(recorded):
+            raise ReplayError(
+                number,
+                f"table snapshot mismatch: the table has {len(actual)} snakes after the turn, "
+                f"the record says {len(recorded)}",
+            )
+        for i, (mine, theirs) in enumerate(zip(actual, recorded, strict=True)):
+            if mine != theirs:
+                raise ReplayError(
+                    number,
+                    f"table snapshot mismatch: snake {i + 1} is {mine!r} after the turn, "
+                    f"the record says {theirs!r}",
+                )
+
+    def _check_pits(self, number: int, recorded: Sequence[Sequence[str]]) -> None:
+        pits = self.state.pits
+        if len(pits) != len(recorded):
+            raise ReplayError(
+                number,
+                f"pits snapshot mismatch: the game has {len(pits)} pits, "
+                f"the record {len(recorded)}",
+            )
+        for seat, (pit, theirs) in enumerate(zip(pits, recorded, strict=True)):
+            mine = [str(s) for s in pit]
+            if mine != list(theirs):
+                raise ReplayError(
+                    number,
+                    f"pits snapshot mismatch: seat {seat + 1}'s pit is {mine} after the turn, "
+                    f"the record says {list(theirs)}",
+                )
+
+    def finish(self) -> State:
+        state = self.state
+        placed = len(self.record.turns)
+        extra = len(self.cards) - placed - 1
+        if extra > 0:
+            if state.is_terminal():
+                raise ReplayError(
+                    placed + 1,
+                    f"the game is over after turn {placed}, but the card order has {extra} "
+                    f"more {'card' if extra == 1 else 'cards'}",
+                )
+            if extra > 1:
+                raise ReplayError(
+                    placed + 1,
+                    f"the card order has {extra} cards after the last turn; a record holds "
+                    "only the cards drawn, at most one of them not yet placed",
+                )
+            self._draw(placed + 1, self.cards[-1])
+        recorded = self.record.result
+        if recorded is not None:
+            if not state.is_terminal():
+                left = (
+                    f"{state.remaining} cards not drawn" if state.remaining
+                    else "a card is to be placed"
+                )
+                raise ReplayError(
+                    placed, f"the record gives a result, but the game is not over ({left})"
+                )
+            actual = result_to_dict(state.result())
+            for key, value in recorded.items():
+                mine = actual.get(key)
+                wanted = list(value) if isinstance(value, tuple) else value
+                if mine != wanted:
+                    raise ReplayError(
+                        placed,
+                        f"result mismatch: the record says {key} {wanted}, the game gives {mine}",
+                    )
+        return state
+
+
+def _seat(player: object) -> str:
+    return str(player + 1) if isinstance(player, int) else repr(player)

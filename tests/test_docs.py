@@ -1,0 +1,73 @@
+"""The examples in the docs run: every ``>>>`` line in ``docs/*.md`` and ``README.md`` is a doctest.
+
+Each Markdown file is one doctest session. Code-fence lines (```` ``` ````) are blanked before
+parsing, so an example's expected output may end right at its closing fence.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC_FILES = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+#: Files that must hold runnable examples.
+MUST_HAVE_EXAMPLES = {"rules.md", "notation.md", "README.md"}
+OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+_FENCE = re.compile(r"^\s*(```|~~~).*$", re.MULTILINE)
+
+
+def _doctest_for(path: Path) -> doctest.DocTest:
+    text = _FENCE.sub("", path.read_text(encoding="utf-8"))
+    name = path.name
+    return doctest.DocTestParser().get_doctest(text, {"__name__": name}, name, str(path), 0)
+
+
+@pytest.mark.parametrize("path", DOC_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_doc_examples_run(path: Path) -> None:
+    test = _doctest_for(path)
+    if path.name in MUST_HAVE_EXAMPLES:
+        assert test.examples, f"{path.name} should hold runnable >>> examples"
+    if not test.examples:
+        # A page without examples has nothing to run; it must still exist and be read as text.
+        assert path.read_text(encoding="utf-8").strip(), f"{path.name} is empty"
+        return
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=OPTIONS)
+    result = runner.run(test, out=report.append, clear_globs=True)
+    assert result.failed == 0, "".join(report)
+    assert result.attempted == len(test.examples)
+
+
+def test_required_docs_exist() -> None:
+    names = {p.name for p in DOC_FILES if p.exists()}
+    missing = MUST_HAVE_EXAMPLES - names
+    assert not missing, f"missing docs: {sorted(missing)}"
+
+
+def _quick_start_commands() -> list[str]:
+    """The shell commands of the README's Quick start section, in order."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```(?:sh|bash|console)?\n(.*?)```", section, flags=re.DOTALL)
+    return [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_readme_opens_with_two_command_quick_start() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings[:1] == ["## Quick start"], "the README's first section is the Quick start"
+    commands = _quick_start_commands()
+    assert len(commands) == 2, commands
+    assert "hisss simulate" in commands[0]
+    assert "pytest" in commands[1]
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    test_command = _quick_start_commands()[1]
+    assert test_command in ci.splitlines(), ".ci/run must run the README's test command as written"

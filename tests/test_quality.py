@@ -1,0 +1,39 @@
+"""Code quality gates: ruff and mypy pass on the whole code base (configured in pyproject.toml).
+
+The tools run as modules of the interpreter running the tests, so they are the versions installed
+beside it.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+
+
+def _report(proc: subprocess.CompletedProcess[str]) -> str:
+    command = " ".join(str(a) for a in proc.args)
+    return f"`{command}` exited with {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+
+
+def test_ruff_check() -> None:
+    proc = _run("ruff", "check", "--no-cache", "src", "tests")
+    assert proc.returncode == 0, _report(proc)
+
+
+def test_mypy() -> None:
+    proc = _run("mypy")
+    assert proc.returncode == 0, _report(proc)

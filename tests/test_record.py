@@ -1,0 +1,662 @@
+"""Tests of the game-record format, the record builder and replay, against golden records."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import random
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from hisss.core import (
+    NEW,
+    PRESETS,
+    RAINBOW,
+    HisssError,
+    Rules,
+    State,
+    deal,
+    get_deck,
+    new_game,
+    parse_action,
+    parse_card,
+)
+from hisss.record import (
+    FORMAT_VERSION,
+    GameRecord,
+    RecordBuilder,
+    RecordError,
+    ReplayError,
+    Turn,
+    load_record,
+    replay,
+    replay_steps,
+    result_to_dict,
+    save_record,
+)
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _load_make_golden() -> ModuleType:
+    name = "hisss_golden_maker"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, GOLDEN / "make_golden.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+MAKE_GOLDEN = _load_make_golden()
+GAMES: tuple[Any, ...] = MAKE_GOLDEN.GAMES
+GOLDEN_FILES = sorted(GOLDEN.glob("*.json"))
+SNAPSHOT_GAME = GOLDEN / "classic-2p-rainbow.json"
+FIRST_TO_GAME = GOLDEN / "first-to-3p-rainbow.json"
+
+
+def _data(path: Path = SNAPSHOT_GAME) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _replay_error(data: dict[str, Any]) -> ReplayError:
+    record = GameRecord.from_dict(data)
+    with pytest.raises(ReplayError) as info:
+        replay(record)
+    return info.value
+
+
+def _record_error(data: object) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        GameRecord.from_dict(data)
+    return info.value
+
+
+def _json_error(text: str) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        GameRecord.from_json(text)
+    return info.value
+
+
+def _play(seed: int, players: int = 2, turns: int | None = None, snapshots: bool = False,
+          draw_next: bool = False) -> tuple[State, GameRecord]:
+    """A random game of the classic rules, stopped after ``turns`` placements when given."""
+    rng = random.Random(seed)
+    state = new_game(players, PRESETS["classic"], RAINBOW)
+    builder = RecordBuilder(state.rules, state.deck, ["bot"] * players, seed, snapshots)
+    order = deal(RAINBOW, rng)
+    state.draw(order[0])
+    builder.drew(order[0])
+    for card in order[1:]:
+        if turns is not None and state.turns == turns:
+            if draw_next:
+                state.draw(card)
+                builder.drew(card)
+            break
+        state.draw(card)
+        builder.drew(card)
+        seat = state.to_move
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        builder.placed(seat, card, action, state)
+    return state, builder.finish(state)
+
+
+# ---------------------------------------------------------------------- golden records
+
+
+def test_golden_files_are_exactly_the_generated_games() -> None:
+    assert sorted(p.stem for p in GOLDEN_FILES) == sorted(g.name for g in GAMES)
+
+
+def test_golden_games_cover_players_presets_decks_and_snapshots() -> None:
+    records = [load_record(p) for p in GOLDEN_FILES]
+    assert {2, 3, 5} <= {r.players for r in records}
+    assert {"classic", "pl"} <= {r.rules.preset for r in records}
+    assert {"rainbow", "all-pairs"} <= {r.deck.name for r in records}
+    assert any(t.table is not None and t.pits is not None for r in records for t in r.turns)
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
+def test_golden_record_replays_to_its_result(path: Path) -> None:
+    record = load_record(path)
+    state = replay(record)
+    assert state.is_terminal()
+    assert state.turns == len(record.turns)
+    assert record.result is not None
+    assert result_to_dict(state.result()) == record.result
+    assert record.seed is not None
+    assert record.seats == ("random",) * record.players
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_golden_record_regenerates_byte_identical(game: Any) -> None:
+    assert game.path.read_bytes() == MAKE_GOLDEN.render(game).encode("utf-8")
+
+
+def test_make_golden_check_mode_passes() -> None:
+    assert MAKE_GOLDEN.main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
+def test_golden_record_round_trips(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    record = GameRecord.from_json(text)
+    assert record.to_json() + "\n" == text
+    assert GameRecord.from_dict(record.to_dict()) == record
+    compact = record.to_json(indent=None)
+    assert "\n" not in compact
+    assert GameRecord.from_json(compact) == record
+    assert GameRecord.from_json(record.to_json(indent=4)) == record
+
+
+def test_replay_steps_yields_independent_copies_after_each_turn() -> None:
+    record = load_record(SNAPSHOT_GAME)
+    states = list(replay_steps(record))
+    assert len(states) == len(record.turns)
+    assert [s.turns for s in states] == list(range(1, len(record.turns) + 1))
+    assert len({id(s) for s in states}) == len(states)
+    for state, turn in zip(states, record.turns, strict=True):
+        assert turn.table == tuple(str(s) for s in state.table)
+        assert turn.pits == tuple(tuple(str(s) for s in pit) for pit in state.pits)
+    assert states[0].table != states[-1].table
+    assert states[-1].is_terminal()
+
+
+def test_replay_steps_checks_the_end_after_the_last_state() -> None:
+    data = _data()
+    data["result"]["winners"] = [1]
+    steps = replay_steps(GameRecord.from_dict(data))
+    for _ in range(len(data["turns"])):
+        next(steps)
+    with pytest.raises(ReplayError, match="result mismatch"):
+        next(steps)
+
+
+# ---------------------------------------------------------------------- builder and files
+
+
+def test_same_game_gives_the_same_bytes() -> None:
+    first = _play(11, players=3, snapshots=True)[1]
+    second = _play(11, players=3, snapshots=True)[1]
+    assert first.to_json() == second.to_json()
+    assert first.to_json() != _play(12, players=3, snapshots=True)[1].to_json()
+
+
+def test_builder_without_snapshots_records_only_moves() -> None:
+    state, record = _play(3)
+    assert all(t.table is None and t.pits is None for t in record.turns)
+    assert len(record.cards) == RAINBOW.size
+    assert len(record.turns) == RAINBOW.size - 1
+    assert record.result == result_to_dict(state.result())
+    assert '"table"' not in record.to_json()
+    assert replay(record).pits == state.pits
+
+
+def test_builder_snapshots_match_the_game() -> None:
+    state, record = _play(4, snapshots=True)
+    last = record.turns[-1]
+    assert last.table == tuple(str(s) for s in state.table)
+    assert last.pits == tuple(tuple(str(s) for s in pit) for pit in state.pits)
+
+
+def test_unfinished_game_between_turns_replays_to_the_same_position() -> None:
+    state, record = _play(5, turns=12)
+    assert record.result is None
+    assert len(record.cards) == 13
+    again = replay(GameRecord.from_json(record.to_json()))
+    assert again.table == state.table and again.pits == state.pits
+    assert again.is_chance_node() and again.to_move == state.to_move
+    assert again.remaining == state.remaining
+
+
+def test_unfinished_game_with_a_card_to_place_replays_with_the_card_drawn() -> None:
+    state, record = _play(6, turns=20, draw_next=True)
+    assert state.drawn is not None
+    assert len(record.cards) == 22
+    again = replay(GameRecord.from_json(record.to_json()))
+    assert again.drawn == state.drawn
+    assert again.legal_actions() == state.legal_actions()
+
+
+def test_game_before_the_starter_is_an_empty_record() -> None:
+    state = new_game(2)
+    record = RecordBuilder(Rules(), RAINBOW, ("Ala", "Ola")).finish(state)
+    assert record.cards == () and record.turns == () and record.result is None
+    again = replay(GameRecord.from_json(record.to_json()))
+    assert not again.started
+
+
+def test_builder_refuses_a_state_it_did_not_follow() -> None:
+    state = new_game(2)
+    builder = RecordBuilder(Rules(), RAINBOW, ("a", "b"))
+    state.draw(parse_card("M:red-orange"))
+    with pytest.raises(RecordError, match="cards: the builder saw 0 draws, the game has 1"):
+        builder.finish(state)
+    with pytest.raises(RecordError, match="rules"):
+        RecordBuilder(PRESETS["pl"], RAINBOW, ("a", "b")).finish(state)
+    with pytest.raises(RecordError, match="deck"):
+        RecordBuilder(Rules(), get_deck("double"), ("a", "b")).finish(state)
+    with pytest.raises(RecordError, match="seats"):
+        RecordBuilder(Rules(), RAINBOW, ("a", "b", "c")).finish(state)
+
+
+def test_save_and_load_keep_the_record_and_the_bytes(tmp_path: Path) -> None:
+    record = load_record(SNAPSHOT_GAME)
+    target = tmp_path / "game.json"
+    save_record(record, target)
+    assert load_record(target) == record
+    assert target.read_bytes() == SNAPSHOT_GAME.read_bytes()
+
+
+def test_non_ascii_seat_names_are_written_as_text(tmp_path: Path) -> None:
+    record = _play(7)[1]
+    named = GameRecord(record.rules, record.deck, ("Łucja", "Zoë"), record.cards, record.turns,
+                       record.seed, record.result)
+    assert '"Łucja"' in named.to_json()
+    save_record(named, tmp_path / "named.json")
+    assert load_record(tmp_path / "named.json").seats == ("Łucja", "Zoë")
+
+
+def test_reading_normalises_notation() -> None:
+    data = _data()
+    data["cards"][1] = "m:orange-red"
+    data["turns"][0]["card"] = " M:orange-red "
+    data["turns"][1]["table"] = [s.lower() for s in data["turns"][1]["table"]]
+    record = GameRecord.from_dict(data)
+    assert record.cards[1] == parse_card("M:red-orange")
+    assert record == load_record(SNAPSHOT_GAME)
+    replay(record)
+
+
+def test_rules_may_start_from_a_preset() -> None:
+    data = _data()
+    data["rules"] = {"preset": "pl", "forced_placement": True}
+    assert GameRecord.from_dict(data).rules == PRESETS["pl"]
+
+
+def test_errors_belong_to_the_package_hierarchy() -> None:
+    assert issubclass(RecordError, HisssError)
+    assert issubclass(ReplayError, HisssError)
+    reason = "action 3R:orange is illegal: the colours do not match"
+    error = ReplayError(7, reason)
+    assert str(error) == f"turn 7: {reason}"
+    assert (error.turn, error.reason) == (7, reason)
+
+
+# ---------------------------------------------------------------------- tampering: replay
+
+
+def test_changed_card_is_rejected_at_its_turn() -> None:
+    data = _data()
+    recorded = data["turns"][6]["card"]
+    data["turns"][6]["card"] = "T:wild" if recorded != "T:wild" else "H:wild"
+    error = _replay_error(data)
+    assert error.turn == 7
+    assert error.reason == (
+        f"card {data['turns'][6]['card']} is not the next card of the order ({recorded} is)"
+    )
+
+
+def test_card_not_in_the_deck_is_rejected() -> None:
+    data = _data()
+    data["cards"][9] = data["turns"][8]["card"] = "M:red-blue"
+    error = _replay_error(data)
+    assert error.turn == 9
+    assert error.reason == "card M:red-blue cannot be drawn: the deck 'rainbow' has no such card"
+
+
+def test_card_drawn_more_often_than_the_deck_holds_is_rejected() -> None:
+    data = _data()
+    starter = data["cards"][0]
+    assert RAINBOW.count(parse_card(starter)) == 1
+    data["cards"][30] = data["turns"][29]["card"] = starter
+    error = _replay_error(data)
+    assert error.turn == 30
+    assert error.reason == (
+        f"card {starter} cannot be drawn: the deck 'rainbow' has 1 copy and all were drawn before"
+    )
+
+
+def test_starter_not_in_the_deck_is_rejected_at_turn_zero() -> None:
+    data = _data()
+    data["cards"][0] = "M:orange-blue"
+    error = _replay_error(data)
+    assert error.turn == 0
+    assert "M:orange-blue cannot be drawn" in error.reason
+
+
+def test_action_changed_to_new_when_the_card_fits_is_illegal() -> None:
+    data = _data()
+    k = next(i for i, t in enumerate(data["turns"]) if t["action"] != "new")
+    card = data["turns"][k]["card"]
+    data["turns"][k]["action"] = "new"
+    error = _replay_error(data)
+    assert error.turn == k + 1
+    assert str(error).startswith(
+        f"turn {k + 1}: action new is illegal: {card} fits onto a snake, so it may not start a "
+        "new one"
+    )
+
+
+def test_action_onto_a_missing_snake_is_illegal() -> None:
+    data = _data()
+    data["turns"][14]["action"] = "99L:red" if data["turns"][14]["card"][0] == "M" else "99L"
+    error = _replay_error(data)
+    assert error.turn == 15
+    assert f"action {data['turns'][14]['action']} is illegal: there is no snake 99" in error.reason
+
+
+def test_wrong_player_is_rejected() -> None:
+    data = _data()
+    data["turns"][4]["seat"] = 1 if data["turns"][4]["seat"] == 2 else 2
+    error = _replay_error(data)
+    assert error.turn == 5
+    assert error.reason == (
+        f"seat {data['turns'][4]['seat']} is recorded, but seat "
+        f"{3 - data['turns'][4]['seat']} is to move"
+    )
+
+
+def test_table_snapshot_mismatch_is_rejected() -> None:
+    data = _data()
+    table = data["turns"][9]["table"]
+    actual = table[0]
+    table[0] = "M:green-blue" if actual != "M:green-blue" else "M:blue-green"
+    error = _replay_error(data)
+    assert error.turn == 10
+    assert error.reason == (
+        f"table snapshot mismatch: snake 1 is {actual!r} after the turn, "
+        f"the record says {table[0]!r}"
+    )
+
+
+def test_table_snapshot_with_a_snake_too_many_is_rejected() -> None:
+    data = _data()
+    data["turns"][2]["table"].append("M:red-orange")
+    error = _replay_error(data)
+    assert error.turn == 3
+    assert "table snapshot mismatch: the table has" in error.reason
+
+
+def test_pits_snapshot_mismatch_is_rejected() -> None:
+    data = _data()
+    last = data["turns"][-1]
+    seat = next(i for i, pit in enumerate(last["pits"]) if pit)
+    last["pits"][seat] = []
+    error = _replay_error(data)
+    assert error.turn == len(data["turns"])
+    assert error.reason.startswith(f"pits snapshot mismatch: seat {seat + 1}'s pit is [")
+    assert error.reason.endswith("the record says []")
+
+
+def test_wrong_result_is_rejected() -> None:
+    data = _data()
+    data["result"]["winners"] = [1]
+    error = _replay_error(data)
+    assert error.turn == len(data["turns"])
+    assert error.reason == "result mismatch: the record says winners [1], the game gives [2]"
+
+
+def test_wrong_card_count_in_result_is_rejected() -> None:
+    data = _data()
+    data["result"]["cards"] = [20, 19]
+    error = _replay_error(data)
+    assert error.reason == (
+        "result mismatch: the record says cards [20, 19], the game gives [18, 21]"
+    )
+
+
+def test_result_of_an_unfinished_game_is_rejected() -> None:
+    data = _data()
+    del data["turns"][20:]
+    del data["cards"][21:]
+    error = _replay_error(data)
+    assert error.turn == 20
+    assert error.reason == (
+        "the record gives a result, but the game is not over (29 cards not drawn)"
+    )
+
+
+def test_turn_after_the_game_ended_is_rejected() -> None:
+    data = _data(FIRST_TO_GAME)
+    n = len(data["turns"])
+    assert len(data["cards"]) < RAINBOW.size
+    data["turns"].append({"seat": 1, "card": "M:red-orange", "action": "new"})
+    error = _replay_error(data)
+    assert error.turn == n + 1
+    assert error.reason == f"the game is over after turn {n}, but the record goes on"
+
+
+def test_card_drawn_after_the_game_ended_is_rejected() -> None:
+    data = _data(FIRST_TO_GAME)
+    n = len(data["turns"])
+    data["cards"].append("M:red-orange")
+    error = _replay_error(data)
+    assert error.turn == n + 1
+    assert error.reason == f"the game is over after turn {n}, but the card order has 1 more card"
+
+
+def test_card_order_shorter_than_the_turns_is_rejected() -> None:
+    data = _data()
+    data["cards"].pop()
+    data["result"] = None
+    error = _replay_error(data)
+    assert error.turn == len(data["turns"])
+    assert error.reason.startswith("the card order ends after 49 cards")
+
+
+def test_more_than_one_unplaced_card_is_rejected() -> None:
+    data = _data()
+    del data["turns"][10:]
+    del data["cards"][13:]
+    data["result"] = None
+    error = _replay_error(data)
+    assert error.turn == 11
+    assert "the card order has 2 cards after the last turn" in error.reason
+
+
+def test_turns_without_a_starter_are_rejected() -> None:
+    data = _data()
+    data["cards"] = []
+    error = _replay_error(data)
+    assert error.turn == 0
+    assert error.reason == "the card order is empty, so there is no starter"
+
+
+def test_header_that_is_not_a_game_is_rejected_at_turn_zero() -> None:
+    record = load_record(SNAPSHOT_GAME)
+    bad = GameRecord(record.rules, record.deck, ("solo",), record.cards, record.turns)
+    with pytest.raises(ReplayError) as info:
+        replay(bad)
+    assert info.value.turn == 0
+    assert "the header does not describe a game" in info.value.reason
+
+
+def test_direct_records_are_checked_like_parsed_ones() -> None:
+    record = load_record(SNAPSHOT_GAME)
+    turns = list(record.turns)
+    turns[0] = Turn(turns[0].player, turns[0].card, parse_action("5R:red"))
+    bad = GameRecord(record.rules, record.deck, record.seats, record.cards, tuple(turns))
+    expected = r"^turn 1: action 5R:red is illegal: there is no snake 5 "
+    with pytest.raises(ReplayError, match=expected):
+        replay(bad)
+    assert turns[0].action != NEW
+
+
+# ---------------------------------------------------------------------- malformed records
+
+
+def test_truncated_json_names_the_line() -> None:
+    lines = SNAPSHOT_GAME.read_text(encoding="utf-8").splitlines(keepends=True)
+    error = _json_error("".join(lines[:30]))
+    assert error.line == 31 and error.column == 1
+    assert str(error) == (
+        "line 31, column 1: not valid JSON: the text ends too early (is it truncated?)"
+    )
+
+
+def test_malformed_json_names_line_and_column() -> None:
+    lines = SNAPSHOT_GAME.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[4] == '    "forced_placement": true,\n'
+    lines[4] = '    "forced_placement": true,,\n'
+    error = _json_error("".join(lines))
+    assert (error.line, error.column) == (5, 30)
+    assert str(error).startswith("line 5, column 30: not valid JSON: ")
+
+
+def test_empty_text_is_not_a_record() -> None:
+    assert _json_error("").line == 1
+
+
+def test_duplicate_keys_and_nan_are_refused() -> None:
+    text = SNAPSHOT_GAME.read_text(encoding="utf-8")
+    assert "appears twice" in str(_json_error(text.replace('"seed": 1,', '"seed": 1, "seed": 2,')))
+    assert "NaN" in str(_json_error(text.replace('"seed": 1,', '"seed": NaN,')))
+
+
+def test_load_record_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "hisss-record",\n "version": 1,\n', encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        load_record(path)
+    assert info.value.source == str(path)
+    assert info.value.line == 3
+    assert str(info.value).startswith(f"{path}: line 3, column 1: not valid JSON")
+    with pytest.raises(RecordError, match="no such file"):
+        load_record(tmp_path / "missing.json")
+
+
+def test_unknown_future_version_is_refused() -> None:
+    data = _data()
+    data["version"] = FORMAT_VERSION + 1
+    data["new_field"] = "from the future"
+    error = _record_error(data)
+    assert error.field == "version"
+    assert str(error) == (
+        f"version: record version {FORMAT_VERSION + 1} is newer than this hisss reads "
+        f"(up to {FORMAT_VERSION}); upgrade hisss to read it"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "reason"),
+    [
+        (lambda d: d.update(version=0), "version", "there is no record version 0"),
+        (lambda d: d.update(version="1"), "version", "must be a whole number, not text"),
+        (lambda d: d.pop("version"), "version", "missing"),
+        (lambda d: d.update(format="chess-pgn"), "format", "not a hisss record"),
+        (lambda d: d.pop("turns"), "turns", "missing"),
+        (lambda d: d.update(extra=1), "extra", "unknown field"),
+        (lambda d: d.update(seed="7"), "seed", "must be a whole number, not text"),
+        (lambda d: d.update(seats=["one"]), "seats", "1 players"),
+        (lambda d: d.update(seats=["a", 2]), "seats[1]", "must be text, not a number"),
+        (lambda d: d["rules"].update(bogus=True), "rules.bogus", "unknown field"),
+        (lambda d: d["rules"].update(scoring="fastest"), "rules", "bad value 'fastest'"),
+        (lambda d: d["deck"]["cards"].update({"M:red-red": 1}), 'deck.cards."M:red-red"',
+         "not a card"),
+        (lambda d: d["deck"].update(cards={}), "deck.cards", "at least one card"),
+        (lambda d: d["cards"].__setitem__(4, "X:red"), "cards[4]", "bad card 'X:red'"),
+        (lambda d: d["cards"].__setitem__(4, 7), "cards[4]", "must be text, not a number"),
+        (lambda d: d["turns"][3].update(action="3Q"), "turns[3].action", "bad action '3Q'"),
+        (lambda d: d["turns"][3].pop("action"), "turns[3].action", "missing"),
+        (lambda d: d["turns"][3].update(seat=0), "turns[3].seat", "numbered 1 to 2, not 0"),
+        (lambda d: d["turns"][3].update(seat=True), "turns[3].seat", "whole number"),
+        (lambda d: d["turns"][3].update(note="x"), "turns[3].note", "unknown field"),
+        (lambda d: d["turns"].__setitem__(3, "1L"), "turns[3]", "must be an object, not text"),
+        (lambda d: d["turns"][3]["table"].__setitem__(0, "H:red H:red"), "turns[3].table[0]",
+         "bad snake"),
+        (lambda d: d["turns"][3].update(pits=[[]]), "turns[3].pits",
+         "one pit per seat: 2, not 1"),
+        (lambda d: d["result"].update(winners=[]), "result.winners", "at least one seat wins"),
+        (lambda d: d["result"].update(winners=[3]), "result.winners", "numbered 1 to 2"),
+        (lambda d: d["result"].update(winners=[2, 1]), "result.winners", "in seat order"),
+        (lambda d: d["result"].update(cards=[1]), "result.cards", "one number per seat"),
+        (lambda d: d["result"].pop("decided_by"), "result.decided_by", "missing"),
+        (lambda d: d["result"].update(margin=3), "result.margin", "unknown field"),
+    ],
+)
+def test_bad_field_is_named_with_its_path(change: Any, field: str, reason: str) -> None:
+    data = copy.deepcopy(_data())
+    change(data)
+    error = _record_error(data)
+    assert error.field == field
+    assert reason in error.reason
+    assert str(error).startswith(f"{field}: ")
+
+
+def test_record_must_be_an_object() -> None:
+    assert str(_json_error("[1, 2]")) == "a record must be a JSON object, not a list"
+    assert "must be JSON text" in str(_record_error_from_json_bytes())
+
+
+def _record_error_from_json_bytes() -> RecordError:
+    with pytest.raises(RecordError) as info:
+        GameRecord.from_json(b"{}")  # type: ignore[arg-type]
+    return info.value
+
+
+def test_optional_fields_may_be_left_out() -> None:
+    data = _data()
+    del data["seed"], data["result"]
+    for turn in data["turns"]:
+        del turn["table"], turn["pits"]
+    record = GameRecord.from_dict(data)
+    assert record.seed is None and record.result is None
+    assert replay(record).is_terminal()
+
+
+def test_result_may_omit_the_optional_measures() -> None:
+    data = _data()
+    del data["result"]["snakes"], data["result"]["longest"]
+    record = GameRecord.from_dict(data)
+    assert record.result == {"winners": [2], "decided_by": "cards", "cards": [18, 21]}
+    replay(record)
+
+
+# ---------------------------------------------------------------------- the format document
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
+
+
+def _doc_blocks(language: str) -> list[str]:
+    text = DOC.read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.DOTALL)
+
+
+def test_document_example_is_a_canonical_record_that_replays() -> None:
+    example = _doc_blocks("json")[0]
+    record = GameRecord.from_json(example)
+    assert record.to_json() + "\n" == example
+    state = replay(record)
+    assert result_to_dict(state.result()) == record.result
+    assert record.deck.name == "mini" and record.seats == ("Ala", "random")
+
+
+def test_document_snapshot_example_matches_the_example_game() -> None:
+    record = GameRecord.from_json(_doc_blocks("json")[0])
+    snippet = json.loads(_doc_blocks("text")[0])
+    state = list(replay_steps(record))[7]
+    turn = record.turns[7]
+    assert (snippet["seat"], snippet["card"], snippet["action"]) == (
+        turn.player + 1, str(turn.card), str(turn.action)
+    )
+    assert snippet["table"] == [str(s) for s in state.table]
+    assert snippet["pits"] == [[str(s) for s in pit] for pit in state.pits]
+
+
+def test_document_recording_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    exec(compile(_doc_blocks("python")[0], str(DOC), "exec"), {})
+    record = load_record(tmp_path / "game.json")
+    assert record.seats == ("Ala", "random") and record.seed == 7
+    assert replay(record).is_terminal()
