@@ -1,0 +1,8 @@
+"""The ``hisss`` command line (a Typer application); :func:`main` is the console script.
+
+Run ``hisss --help`` for the commands: ``simulate``, ``bench`` and ``replay``.
+"""
+
+from hisss.cli.app import app, main
+
+__all__ = ["app", "main"]

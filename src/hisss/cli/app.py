@@ -1,0 +1,264 @@
+"""The ``hisss`` command line: the Typer application and its commands.
+
+Commands: ``simulate`` (a seeded batch of bot games, summarised), ``bench`` (engine speed) and
+``replay`` (check a game record and print the game). Every error the package raises on purpose
+(:class:`~hisss.core.HisssError`) ends the command with one line on stderr and exit status 2.
+Output meant for programs (``--json``) goes to stdout alone; progress bars go to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from hisss import __version__
+from hisss.bots import BOT_NAMES, make_bots
+from hisss.cli.render import print_bench, print_game, print_simulation
+from hisss.core import PRESETS, HisssError, get_rules
+from hisss.record import load_record, replay, resolve_deck
+from hisss.sim import bench as run_bench
+from hisss.sim import simulate as run_simulate
+from hisss.sim.bench import DEFAULT_SECONDS
+
+#: Runs of at least this many games show a progress bar (when stderr is a terminal).
+PROGRESS_MIN_GAMES = 2000
+
+app = typer.Typer(
+    name="hisss",
+    help="Hisss, the colour-matching snake card game: simulate bot games, benchmark the engine, "
+    "replay game records.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"hisss {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Hisss, the colour-matching snake card game."""
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Turn the package's errors into one line on stderr and exit status 2."""
+    try:
+        yield
+    except HisssError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        typer.echo(f"error: {where}{exc.strerror or exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _stdout() -> Console:
+    # Plain, deterministic text: no colour codes or highlighting unless stdout is a terminal.
+    return Console(highlight=False)
+
+
+@app.command()
+def simulate(
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Number of games to play.")
+    ] = 1000,
+    players: Annotated[
+        int, typer.Option("--players", "-p", metavar="P", help="Players, 2 to 5.")
+    ] = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="S", help="Seed of the run.")] = 0,
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules", "-r", metavar="NAME", help=f"Rules preset: {' or '.join(PRESETS)}."
+        ),
+    ] = "classic",
+    deck: Annotated[
+        str,
+        typer.Option(
+            "--deck",
+            "-d",
+            metavar="NAME|FILE",
+            help="A built-in deck (rainbow, all-pairs, double) or a deck file (.toml or .json).",
+        ),
+    ] = "rainbow",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="BOT[,BOT...]",
+            help=f"One bot for every seat, or one per seat separated by commas "
+            f"(known: {', '.join(BOT_NAMES)}).",
+        ),
+    ] = "random",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of a table.")
+    ] = False,
+    record_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--record-dir",
+            metavar="DIR",
+            help="Write each game's record to this directory (game-000001.json, ...).",
+            file_okay=False,
+        ),
+    ] = None,
+    snapshots: Annotated[
+        bool,
+        typer.Option(
+            "--snapshots", help="With --record-dir: store the table and pits after every turn."
+        ),
+    ] = False,
+    progress: Annotated[
+        bool | None,
+        typer.Option(
+            "--progress/--no-progress",
+            help=f"Show a progress bar on stderr (default: for runs of {PROGRESS_MIN_GAMES} "
+            "games or more when stderr is a terminal).",
+        ),
+    ] = None,
+) -> None:
+    """Play many games between bots and report statistics as means with standard errors.
+
+    Game k of a run is dealt and played from a seed derived from --seed and k, so the same
+    arguments always print the same output.
+    """
+    with _errors():
+        rule_set = get_rules(rules)
+        rule_set.check_players(players)
+        the_deck = resolve_deck(deck)
+        seated = make_bots(bots, players)
+        show = (
+            progress
+            if progress is not None
+            else (games >= PROGRESS_MIN_GAMES and sys.stderr.isatty())
+        )
+        args: dict[str, Any] = {
+            "games": games,
+            "players": players,
+            "seed": seed,
+            "rules": rule_set,
+            "deck": the_deck,
+            "bots": seated,
+            "record_dir": record_dir,
+            "snapshots": snapshots,
+        }
+        report = _simulate_with_bar(games, args) if show else run_simulate(**args)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        print_simulation(_stdout(), report)
+
+
+def _simulate_with_bar(games: int, args: dict[str, Any]) -> dict[str, Any]:
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("games", total=games)
+        step = max(1, games // 200)
+
+        def advance(done: int, total: int) -> None:
+            if done % step == 0 or done == total:
+                bar.update(task, completed=done)
+
+        return run_simulate(**args, progress=advance)
+
+
+@app.command()
+def bench(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of a table.")
+    ] = False,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            "--seconds", "-t", metavar="S", help="How long to play random games.", min=0.01
+        ),
+    ] = DEFAULT_SECONDS,
+    players: Annotated[
+        int, typer.Option("--players", "-p", metavar="P", help="Players, 2 to 5.")
+    ] = 2,
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules", "-r", metavar="NAME", help=f"Rules preset: {' or '.join(PRESETS)}."
+        ),
+    ] = "classic",
+    deck: Annotated[
+        str,
+        typer.Option("--deck", "-d", metavar="NAME|FILE", help="A built-in deck or a deck file."),
+    ] = "rainbow",
+) -> None:
+    """Measure the engine's random-play throughput on one core.
+
+    Plays uniformly random games for a few seconds, then times legal_actions(), copy(), push()
+    and undo() on positions from real games. Figures vary with the machine and the moment.
+    """
+    with _errors():
+        rule_set = get_rules(rules)
+        the_deck = resolve_deck(deck)
+        figures = run_bench(seconds, players, rule_set, the_deck)
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2))
+    else:
+        print_bench(_stdout(), figures)
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A game record (JSON), e.g. from --record-dir.")
+    ],
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Check the record and print only the result.")
+    ] = False,
+) -> None:
+    """Check a game record action by action, then print the game turn by turn and its result.
+
+    A record that is not a game played by the rules is rejected with the turn and the reason
+    (exit status 2).
+    """
+    with _errors():
+        record = load_record(file)
+        try:
+            replay(record)  # check it all before printing anything
+        except HisssError as exc:
+            raise _in_file(file, exc) from None
+    print_game(_stdout(), record, quiet=quiet)
+
+
+def _in_file(file: Path, exc: HisssError) -> HisssError:
+    """The same error, its message naming the record file."""
+    return HisssError(f"{file}: {exc}")
+
+
+def main() -> None:
+    """The console script's entry point."""
+    app(prog_name="hisss")

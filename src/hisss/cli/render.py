@@ -1,0 +1,132 @@
+"""Readable output of the command line: statistics tables, benchmark figures and replayed games.
+
+Everything here writes plain text through a rich console; nothing in it decides anything, so the
+same data always prints the same text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from hisss.core import Result, Snake, State
+from hisss.record import GameRecord, replay_steps
+from hisss.sim.stats import describe_stat
+
+
+def _fmt(value: float | None, places: int = 4) -> str:
+    return "-" if value is None else f"{value:.{places}f}"
+
+
+def _rules_text(rules: object) -> str:
+    if isinstance(rules, dict):
+        return ", ".join(f"{k}={v}" for k, v in rules.items())
+    return str(rules)
+
+
+def print_simulation(console: Console, report: dict[str, Any]) -> None:
+    """The statistics of a :func:`~hisss.sim.simulate` report: means ± standard errors."""
+    bots = report["bots"]
+    seats = bots[0] if len(set(bots)) == 1 else " vs ".join(bots)
+    title = (
+        f"{report['games']} games · {report['players']} players · rules "
+        f"{_rules_text(report['rules'])} · deck {report['deck']} ({report['deck_cards']} cards) · "
+        f"bots {seats} · seed {report['seed']}"
+    )
+    console.print(title, markup=False, soft_wrap=True)
+    table = Table()
+    table.add_column("statistic")
+    table.add_column("mean", justify="right")
+    table.add_column("± se", justify="right")
+    table.add_column("meaning")
+    for name, value in report.items():
+        if isinstance(value, dict) and set(value) == {"mean", "se"}:
+            table.add_row(name, _fmt(value["mean"]), _fmt(value["se"]), describe_stat(name))
+    console.print(table)
+
+
+_BENCH_ROWS = (
+    ("games_per_second", "random games per second", 0),
+    ("turns_per_second", "turns per second", 0),
+    ("us_per_turn", "µs per turn (draw, legal actions, choice, push)", 3),
+    ("legal_actions_per_second", "legal_actions() calls per second", 0),
+    ("us_per_legal_actions", "µs per legal_actions()", 3),
+    ("us_per_copy", "µs per copy()", 3),
+    ("us_per_push", "µs per push()", 3),
+    ("us_per_undo", "µs per undo()", 3),
+)
+
+
+def print_bench(console: Console, figures: dict[str, Any]) -> None:
+    """A table of the figures of :func:`~hisss.sim.bench`."""
+    title = (
+        f"{figures['games']} random games in {figures['seconds']} s · {figures['players']} "
+        f"players · rules {figures['rules']} · deck {figures['deck']} · "
+        f"{figures['implementation']} {figures['python']} ({figures['machine']})"
+    )
+    console.print(title, markup=False, soft_wrap=True)
+    table = Table()
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key, label, places in _BENCH_ROWS:
+        table.add_row(label, f"{figures[key]:,.{places}f}")
+    console.print(table)
+
+
+def _table_lines(state: State) -> list[str]:
+    if not state.table:
+        return ["    table  (empty)"]
+    return [
+        f"    {'table' if i == 0 else '':5}  {i + 1}: {snake}"
+        for i, snake in enumerate(state.table)
+    ]
+
+
+def _claims(before: tuple[tuple[Snake, ...], ...], after: State) -> list[str]:
+    lines = []
+    for seat, pit in enumerate(after.pits):
+        for snake in pit[len(before[seat]) :]:
+            lines.append(f"    Hisss! seat {seat + 1} takes {snake} ({len(snake.cards)} cards)")
+    return lines
+
+
+def _result_lines(result: Result, state: State) -> list[str]:
+    seats = range(len(result.cards))
+    left = sum(len(s.cards) for s in state.table)
+    return [
+        f"result: {result.explain()}",
+        "cards per seat: " + " · ".join(f"seat {s + 1}: {result.cards[s]}" for s in seats),
+        "snakes per seat: " + " · ".join(f"seat {s + 1}: {result.snakes[s]}" for s in seats),
+        "longest snake per seat: "
+        + " · ".join(f"seat {s + 1}: {result.longest[s]}" for s in seats),
+        f"left on the table: {len(state.table)} snakes, {left} cards",
+    ]
+
+
+def print_game(console: Console, record: GameRecord, quiet: bool = False) -> None:
+    """Print a checked record turn by turn (unless ``quiet``), then its result."""
+    out: list[str] = []
+    seats = ", ".join(f"seat {i + 1}: {name}" for i, name in enumerate(record.seats))
+    rules = record.rules.preset or _rules_text(record.rules.to_mapping())
+    seed = "" if record.seed is None else f" · seed {record.seed}"
+    out.append(f"rules {rules} · deck {record.deck.name} · {seats}{seed}")
+    if record.cards and not quiet:
+        out.append(f"starter: {record.cards[0]}")
+    pits: tuple[tuple[Snake, ...], ...] = tuple(() for _ in record.seats)
+    state: State | None = None
+    for number, (turn, state) in enumerate(zip(record.turns, replay_steps(record), strict=True), 1):
+        if not quiet:
+            out.append(
+                f"turn {number}: seat {turn.player + 1} draws {turn.card}, plays {turn.action}"
+            )
+            out.extend(_claims(pits, state))
+            out.extend(_table_lines(state))
+        pits = state.pits
+    if state is not None and state.is_terminal():
+        out.extend(_result_lines(state.result(), state))
+    elif state is not None:
+        out.append(f"unfinished game: {state.describe()}")
+    for line in out:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)

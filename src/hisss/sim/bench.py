@@ -1,0 +1,169 @@
+"""Measuring the engine's speed: random games per second on one core, and the cost of the
+operations that searching bots repeat thousands of times per move.
+
+:func:`bench` plays uniformly random games for a few seconds through the engine's fast path
+(``State._draw`` for the deal, ``legal_actions()``, the unchecked ``push()``), then times
+``legal_actions()``, ``copy()``, ``push()`` and ``undo()`` on positions from real games. The figures
+depend on the machine and vary from run to run; they are for comparing, never for tests.
+"""
+
+from __future__ import annotations
+
+import platform
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hisss.core import RAINBOW, Card, Deck, Rules, State, deal, get_rules, new_game
+
+#: The default length of the throughput measurement, in seconds.
+DEFAULT_SECONDS = 3.0
+
+
+def _random_game(state: State, cards: list[Card], rng: random.Random) -> int:
+    """Play ``state`` out with uniformly random placements of ``cards``; return the turns played."""
+    draw = state._draw  # the unchecked draw: the engine's fast path is what we measure
+    legal_actions = state.legal_actions
+    push = state.push
+    rand = rng.random
+    turns = 0
+    for card in cards:
+        draw(card)
+        if state.drawn is not None:
+            legal = legal_actions()
+            n = len(legal)
+            push(legal[0] if n == 1 else legal[int(rand() * n)])
+            turns += 1
+    return turns
+
+
+def _throughput(
+    seconds: float, players: int, rules: Rules, deck: Deck, rng: random.Random
+) -> tuple[int, int, float]:
+    """Play random games for ``seconds``; return (games, turns, elapsed seconds)."""
+    games = turns = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    while True:
+        for _ in range(20):  # check the clock every few games only
+            state = new_game(players, rules, deck)
+            turns += _random_game(state, deal(deck, rng), rng)
+            games += 1
+        now = clock()
+        if now >= deadline:
+            return games, turns, now - start
+
+
+def _sample_positions(
+    count: int, players: int, rules: Rules, deck: Deck, rng: random.Random
+) -> list[State]:
+    """Decision points taken from random games: a card drawn and waiting to be placed."""
+    positions: list[State] = []
+    while len(positions) < count:
+        state = new_game(players, rules, deck)
+        for card in deal(deck, rng):
+            state._draw(card)
+            if state.drawn is not None:
+                legal = state.legal_actions()
+                if rng.random() < 0.25:
+                    positions.append(state.copy())
+                state.push(legal[rng.randrange(len(legal))])
+    return positions[:count]
+
+
+def _best_of(repeats: int, run: Callable[[], tuple[float, int]]) -> float:
+    """The fastest of ``repeats`` runs of ``run()``, which returns (seconds, operations)."""
+    best = float("inf")
+    for _ in range(repeats):
+        elapsed, ops = run()
+        best = min(best, elapsed / ops)
+    return best
+
+
+def _time_legal_actions(positions: list[State], loops: int) -> tuple[float, int]:
+    clock = time.perf_counter
+    start = clock()
+    for _ in range(loops):
+        for state in positions:
+            state.legal_actions()
+    return clock() - start, loops * len(positions)
+
+
+def _time_copy(positions: list[State], loops: int) -> tuple[float, int]:
+    clock = time.perf_counter
+    start = clock()
+    for _ in range(loops):
+        for state in positions:
+            state.copy()
+    return clock() - start, loops * len(positions)
+
+
+def _time_push_undo(
+    positions: list[State], loops: int, rng: random.Random
+) -> tuple[tuple[float, int], tuple[float, int]]:
+    """Time pushes of a legal action and the undos that take them back, separately."""
+    moves = [(s, s.legal_actions()) for s in positions]
+    picks = [(s, legal[rng.randrange(len(legal))]) for s, legal in moves]
+    clock = time.perf_counter
+    push_time = undo_time = 0.0
+    for _ in range(loops):
+        start = clock()
+        for state, action in picks:
+            state.push(action)
+        mid = clock()
+        for state, _action in picks:
+            state.undo()
+        push_time += mid - start
+        undo_time += clock() - mid
+    ops = loops * len(picks)
+    return (push_time, ops), (undo_time, ops)
+
+
+def bench(
+    seconds: float = DEFAULT_SECONDS,
+    players: int = 2,
+    rules: Rules | None = None,
+    deck: Deck = RAINBOW,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Measure random-play throughput and the cost of the search primitives; return the figures.
+
+    Keys: ``games_per_second``, ``turns_per_second``, ``us_per_turn`` (a whole turn: draw, legal
+    actions, random choice, push), ``legal_actions_per_second`` and ``us_per_legal_actions``,
+    ``us_per_copy``, ``us_per_push``, ``us_per_undo``, the settings, ``games`` and ``seconds``
+    actually played, and the Python version.
+    """
+    rules = rules if rules is not None else get_rules("classic")
+    rules.check_players(players)
+    rng = random.Random(seed)
+    _throughput(min(0.2, seconds), players, rules, deck, rng)  # warm up caches
+    games, turns, elapsed = _throughput(seconds, players, rules, deck, rng)
+    positions = _sample_positions(400, players, rules, deck, rng)
+    legal_cost = _best_of(5, lambda: _time_legal_actions(positions, 20))
+    copy_cost = _best_of(5, lambda: _time_copy(positions, 20))
+    push_costs: list[float] = []
+    undo_costs: list[float] = []
+    for _ in range(5):
+        pushed, undone = _time_push_undo(positions, 20, rng)
+        push_costs.append(pushed[0] / pushed[1])
+        undo_costs.append(undone[0] / undone[1])
+    return {
+        "games_per_second": round(games / elapsed, 1),
+        "turns_per_second": round(turns / elapsed, 1),
+        "us_per_turn": round(elapsed / max(turns, 1) * 1e6, 3),
+        "legal_actions_per_second": round(1 / legal_cost, 1),
+        "us_per_legal_actions": round(legal_cost * 1e6, 3),
+        "us_per_copy": round(copy_cost * 1e6, 3),
+        "us_per_push": round(min(push_costs) * 1e6, 3),
+        "us_per_undo": round(min(undo_costs) * 1e6, 3),
+        "games": games,
+        "seconds": round(elapsed, 3),
+        "players": players,
+        "rules": rules.preset or "custom",
+        "deck": deck.name,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+    }

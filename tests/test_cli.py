@@ -1,0 +1,325 @@
+"""Tests of the ``hisss`` command line: simulate, bench, replay, help, version and errors.
+
+Most run in process through Typer's ``CliRunner``; a few run the real program in a subprocess to
+check the separation of stdout and stderr, exit statuses and the absence of tracebacks.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from hisss import __version__
+from hisss.cli import app
+from hisss.record import load_record, replay
+from hisss.sim.stats import CORE_STATS
+
+runner = CliRunner()
+
+TRIO_TOML = """\
+name = "trio"
+description = "A head, a mid-section and a tail."
+
+[cards]
+"H:red" = 1
+"M:red-orange" = 1
+"T:orange" = 1
+"""
+
+
+def _run(*args: str) -> Result:
+    return runner.invoke(app, list(args))
+
+
+def _json(result: Result) -> dict[str, object]:
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    return data
+
+
+def _one_error_line(result: Result, *fragments: str) -> str:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+# ---------------------------------------------------------------------- help and version
+
+
+def test_version() -> None:
+    result = _run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"hisss {__version__}\n"
+
+
+def test_help_lists_the_commands() -> None:
+    result = _run("--help")
+    assert result.exit_code == 0
+    for command in ("simulate", "bench", "replay"):
+        assert command in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("simulate", ["--games", "--players", "--seed", "--rules", "--deck", "--bots", "--json",
+                      "--record-dir"]),
+        ("bench", ["--json", "--seconds"]),
+        ("replay", ["FILE", "--quiet"]),
+    ],
+)  # fmt: skip
+def test_command_help(command: str, options: list[str]) -> None:
+    result = _run(command, "--help")
+    assert result.exit_code == 0
+    for option in options:
+        assert option in result.stdout, option
+
+
+def test_no_arguments_shows_help() -> None:
+    result = _run()
+    assert "simulate" in result.output
+
+
+# ---------------------------------------------------------------------- simulate
+
+
+def test_simulate_json_keys_and_defaults() -> None:
+    data = _json(_run("simulate", "--games", "40", "--json"))
+    assert data["games"] == 40 and data["players"] == 2 and data["seed"] == 0
+    assert data["rules"] == "classic" and data["deck"] == "rainbow"
+    assert data["bots"] == ["random", "random"]
+    for key in CORE_STATS:
+        value = data[key]
+        assert isinstance(value, dict) and set(value) == {"mean", "se"}, key
+        assert isinstance(value["mean"], float) and isinstance(value["se"], float)
+
+
+def test_simulate_default_is_a_thousand_games() -> None:
+    data = _json(_run("simulate", "--json"))
+    assert data["games"] == 1000
+
+
+def test_simulate_same_arguments_same_output() -> None:
+    args = ["simulate", "-n", "60", "-p", "3", "-s", "11", "--rules", "pl", "--json"]
+    first, second = _run(*args), _run(*args)
+    assert first.exit_code == second.exit_code == 0
+    assert first.stdout == second.stdout
+    other = _run("simulate", "-n", "60", "-p", "3", "-s", "12", "--rules", "pl", "--json")
+    assert other.stdout != first.stdout
+
+
+def test_simulate_table_is_readable_and_deterministic() -> None:
+    first = _run("simulate", "--games", "30", "--seed", "4")
+    second = _run("simulate", "--games", "30", "--seed", "4")
+    assert first.exit_code == 0 and first.stdout == second.stdout
+    text = first.stdout
+    assert "30 games" in text and "rules classic" in text and "seed 4" in text
+    assert "± se" in text
+    for key in CORE_STATS:
+        assert key in text
+
+
+def test_simulate_bots_per_seat_and_other_settings() -> None:
+    data = _json(
+        _run("simulate", "-n", "20", "-p", "3", "-b", "random,random,random", "-d", "double",
+             "--json")
+    )  # fmt: skip
+    assert data["bots"] == ["random"] * 3 and data["deck"] == "double"
+    assert data["turns"] == {"mean": 99.0, "se": 0.0}
+    assert "seat3_win_rate" in data
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+def test_simulate_deck_file(tmp_path: Path, suffix: str) -> None:
+    deck = tmp_path / f"trio{suffix}"
+    if suffix == ".toml":
+        deck.write_text(TRIO_TOML, encoding="utf-8")
+    else:
+        cards = {"H:red": 1, "M:red-orange": 1, "T:orange": 1}
+        deck.write_text(json.dumps({"name": "trio", "cards": cards}), encoding="utf-8")
+    data = _json(_run("simulate", "-n", "500", "--deck", str(deck), "--json"))
+    assert data["deck"] == "trio" and data["deck_cards"] == 3
+    assert data["turns"] == {"mean": 2.0, "se": 0.0}
+    claimed = data["claimed_cards"]
+    assert isinstance(claimed, dict)
+    assert abs(claimed["mean"] - 7 / 3) < 4.5 * claimed["se"]
+
+
+def test_simulate_record_dir(tmp_path: Path) -> None:
+    out_dir = tmp_path / "games"
+    result = _run("simulate", "-n", "3", "--record-dir", str(out_dir), "--json")
+    data = _json(result)
+    files = sorted(out_dir.glob("*.json"))
+    assert [f.name for f in files] == ["game-000001.json", "game-000002.json", "game-000003.json"]
+    total = 0
+    for file in files:
+        total += sum(replay(load_record(file)).result().cards)
+        shown = _run("replay", str(file))
+        assert shown.exit_code == 0, shown.output
+        assert "result: seat" in shown.stdout
+    claimed = data["claimed_cards"]
+    assert isinstance(claimed, dict) and claimed["mean"] == total / 3
+
+
+def test_simulate_progress_goes_to_stderr() -> None:
+    result = _run("simulate", "-n", "30", "--json", "--progress")
+    data = _json(result)
+    assert data["games"] == 30
+    quiet = _run("simulate", "-n", "30", "--json", "--no-progress")
+    assert quiet.stdout == result.stdout and quiet.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--deck", "nope"], ["unknown deck 'nope'"]),
+        (["--deck", "missing.toml"], ["missing.toml"]),
+        (["--rules", "house"], ["unknown rules preset 'house'", "classic, pl"]),
+        (["--players", "7"], ["7 players"]),
+        (["--players", "1"], ["1 players"]),
+        (["--games", "0"], ["at least 1"]),
+        (["--bots", "genius"], ["unknown bot 'genius'", "random"]),
+        (["--bots", "random,random,random"], ["3 names for 2 players"]),
+    ],
+)
+def test_simulate_errors(args: list[str], fragments: list[str]) -> None:
+    _one_error_line(_run("simulate", *args, "--json"), *fragments)
+
+
+def test_simulate_bad_deck_file_names_the_field(tmp_path: Path) -> None:
+    deck = tmp_path / "bad.toml"
+    deck.write_text('[cards]\n"M:red-red" = 2\n', encoding="utf-8")
+    _one_error_line(_run("simulate", "--deck", str(deck)), "bad.toml", "M:red-red")
+
+
+# ---------------------------------------------------------------------- bench
+
+
+def test_bench_json() -> None:
+    data = _json(_run("bench", "--json", "--seconds", "0.05"))
+    games_per_second = data["games_per_second"]
+    assert isinstance(games_per_second, float) and games_per_second > 0
+    for key in ("turns_per_second", "us_per_turn", "us_per_copy", "us_per_undo", "python"):
+        assert key in data
+
+
+def test_bench_table() -> None:
+    result = _run("bench", "--seconds", "0.05", "--players", "3")
+    assert result.exit_code == 0
+    assert "random games per second" in result.stdout and "µs per copy()" in result.stdout
+
+
+def test_bench_error() -> None:
+    _one_error_line(_run("bench", "--seconds", "0.05", "--rules", "x"), "unknown rules preset")
+
+
+# ---------------------------------------------------------------------- replay
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    result = _run("simulate", "-n", "1", "-s", "3", "--record-dir", str(tmp_path), "--json")
+    assert result.exit_code == 0
+    return tmp_path / "game-000001.json"
+
+
+def test_replay_prints_the_game(record_file: Path) -> None:
+    record = load_record(record_file)
+    result = _run("replay", str(record_file))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("rules classic · deck rainbow · seat 1: random, seat 2: random")
+    assert lines[1] == f"starter: {record.cards[0]}"
+    turns = [line for line in lines if line.startswith("turn ")]
+    assert len(turns) == len(record.turns) == 49
+    first = record.turns[0]
+    assert turns[0] == f"turn 1: seat 1 draws {first.card}, plays {first.action}"
+    assert sum(1 for line in lines if line.strip().startswith("table")) == 49
+    state = replay(record)
+    assert f"result: {state.result().explain()}" in lines
+    cards = " · ".join(f"seat {s + 1}: {n}" for s, n in enumerate(state.result().cards))
+    assert f"cards per seat: {cards}" in lines
+    hisss = sum(1 for line in lines if "Hisss!" in line)
+    assert hisss == sum(len(pit) for pit in state.pits)
+    assert result.stdout == _run("replay", str(record_file)).stdout
+
+
+def test_replay_quiet(record_file: Path) -> None:
+    result = _run("replay", "--quiet", str(record_file))
+    assert result.exit_code == 0
+    assert not any(line.startswith("turn ") for line in result.stdout.splitlines())
+    assert "result: seat" in result.stdout
+
+
+def _tamper(record_file: Path, turn: int, key: str, value: object) -> Path:
+    data = json.loads(record_file.read_text(encoding="utf-8"))
+    data["turns"][turn - 1][key] = value
+    out = record_file.with_name("tampered.json")
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return out
+
+
+def test_replay_rejects_an_illegal_action(record_file: Path) -> None:
+    bad = _tamper(record_file, 5, "action", "9R")
+    _one_error_line(_run("replay", str(bad)), "tampered.json", "turn 5", "9R", "illegal")
+
+
+def test_replay_rejects_a_wrong_seat(record_file: Path) -> None:
+    bad = _tamper(record_file, 3, "seat", 2)
+    _one_error_line(_run("replay", str(bad)), "turn 3", "seat 2")
+
+
+def test_replay_rejects_a_changed_result(record_file: Path) -> None:
+    data = json.loads(record_file.read_text(encoding="utf-8"))
+    data["result"]["winners"] = [2] if data["result"]["winners"] != [2] else [1]
+    bad = record_file.with_name("result.json")
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    _one_error_line(_run("replay", str(bad)), "result mismatch")
+
+
+def test_replay_missing_and_broken_files(tmp_path: Path) -> None:
+    _one_error_line(_run("replay", str(tmp_path / "none.json")), "none.json", "no such file")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    _one_error_line(_run("replay", str(broken)), "broken.json", "not valid JSON")
+
+
+# ---------------------------------------------------------------------- the real program
+
+
+def _program(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hisss.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+def test_program_simulate_json_is_clean_and_repeatable() -> None:
+    first = _program("simulate", "-n", "25", "--json", "--progress")
+    second = _program("simulate", "-n", "25", "--json")
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+    assert json.loads(first.stdout)["games"] == 25
+
+
+def test_program_error_is_one_line_and_status_2() -> None:
+    proc = _program("simulate", "--deck", "nope")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
+    assert "Traceback" not in proc.stderr
