@@ -233,8 +233,11 @@ def test_bad_toml_deck_names_the_field(tmp_path: Path, text: str, field: str, re
     [
         ('{"cards": {"H:red": 1}, "extra": 1}', "extra", "unknown field"),
         ('{"cards": {"T:wild": 0}}', 'cards."T:wild"', "at least 1, not 0"),
-        ('{"cards": {"M:red-orange": 1, "M:orange-red": 1}}', 'cards."M:orange-red"',
-         "listed twice"),
+        (
+            '{"cards": {"M:red-orange": 1, "M:orange-red": 1}}',
+            'cards."M:orange-red"',
+            "listed twice",
+        ),
         ('{"cards": {"M:blue": 1}}', 'cards."M:blue"', "not a card"),
         ('{"cards": {}}', "cards", "at least one card"),
     ],

@@ -37,3 +37,8 @@ def test_ruff_check() -> None:
 def test_mypy() -> None:
     proc = _run("mypy")
     assert proc.returncode == 0, _report(proc)
+
+
+def test_ruff_format() -> None:
+    proc = _run("ruff", "format", "--check", "--no-cache", "src", "tests")
+    assert proc.returncode == 0, _report(proc)

@@ -87,8 +87,13 @@ def _json_error(text: str) -> RecordError:
     return info.value
 
 
-def _play(seed: int, players: int = 2, turns: int | None = None, snapshots: bool = False,
-          draw_next: bool = False) -> tuple[State, GameRecord]:
+def _play(
+    seed: int,
+    players: int = 2,
+    turns: int | None = None,
+    snapshots: bool = False,
+    draw_next: bool = False,
+) -> tuple[State, GameRecord]:
     """A random game of the classic rules, stopped after ``turns`` placements when given."""
     rng = random.Random(seed)
     state = new_game(players, PRESETS["classic"], RAINBOW)
@@ -260,8 +265,15 @@ def test_save_and_load_keep_the_record_and_the_bytes(tmp_path: Path) -> None:
 
 def test_non_ascii_seat_names_are_written_as_text(tmp_path: Path) -> None:
     record = _play(7)[1]
-    named = GameRecord(record.rules, record.deck, ("Łucja", "Zoë"), record.cards, record.turns,
-                       record.seed, record.result)
+    named = GameRecord(
+        record.rules,
+        record.deck,
+        ("Łucja", "Zoë"),
+        record.cards,
+        record.turns,
+        record.seed,
+        record.result,
+    )
     assert '"Łucja"' in named.to_json()
     save_record(named, tmp_path / "named.json")
     assert load_record(tmp_path / "named.json").seats == ("Łucja", "Zoë")
@@ -562,8 +574,11 @@ def test_unknown_future_version_is_refused() -> None:
         (lambda d: d.update(seats=["a", 2]), "seats[1]", "must be text, not a number"),
         (lambda d: d["rules"].update(bogus=True), "rules.bogus", "unknown field"),
         (lambda d: d["rules"].update(scoring="fastest"), "rules", "bad value 'fastest'"),
-        (lambda d: d["deck"]["cards"].update({"M:red-red": 1}), 'deck.cards."M:red-red"',
-         "not a card"),
+        (
+            lambda d: d["deck"]["cards"].update({"M:red-red": 1}),
+            'deck.cards."M:red-red"',
+            "not a card",
+        ),
         (lambda d: d["deck"].update(cards={}), "deck.cards", "at least one card"),
         (lambda d: d["cards"].__setitem__(4, "X:red"), "cards[4]", "bad card 'X:red'"),
         (lambda d: d["cards"].__setitem__(4, 7), "cards[4]", "must be text, not a number"),
@@ -573,10 +588,12 @@ def test_unknown_future_version_is_refused() -> None:
         (lambda d: d["turns"][3].update(seat=True), "turns[3].seat", "whole number"),
         (lambda d: d["turns"][3].update(note="x"), "turns[3].note", "unknown field"),
         (lambda d: d["turns"].__setitem__(3, "1L"), "turns[3]", "must be an object, not text"),
-        (lambda d: d["turns"][3]["table"].__setitem__(0, "H:red H:red"), "turns[3].table[0]",
-         "bad snake"),
-        (lambda d: d["turns"][3].update(pits=[[]]), "turns[3].pits",
-         "one pit per seat: 2, not 1"),
+        (
+            lambda d: d["turns"][3]["table"].__setitem__(0, "H:red H:red"),
+            "turns[3].table[0]",
+            "bad snake",
+        ),
+        (lambda d: d["turns"][3].update(pits=[[]]), "turns[3].pits", "one pit per seat: 2, not 1"),
         (lambda d: d["result"].update(winners=[]), "result.winners", "at least one seat wins"),
         (lambda d: d["result"].update(winners=[3]), "result.winners", "numbered 1 to 2"),
         (lambda d: d["result"].update(winners=[2, 1]), "result.winners", "in seat order"),
@@ -648,7 +665,9 @@ def test_document_snapshot_example_matches_the_example_game() -> None:
     state = list(replay_steps(record))[7]
     turn = record.turns[7]
     assert (snippet["seat"], snippet["card"], snippet["action"]) == (
-        turn.player + 1, str(turn.card), str(turn.action)
+        turn.player + 1,
+        str(turn.card),
+        str(turn.action),
     )
     assert snippet["table"] == [str(s) for s in state.table]
     assert snippet["pits"] == [[str(s) for s in pit] for pit in state.pits]

@@ -70,6 +70,20 @@ class Action:
     end2: End | None = None
     side2: Colour | None = None
 
+    def __post_init__(self) -> None:
+        # A join touches two ends; store them in table order so that each join has one spelling.
+        if self.kind is ActionKind.JOIN and (self.snake2, self.end2 is End.R) < (
+            self.snake,
+            self.end is End.R,
+        ):
+            first = (self.snake, self.end, self.side)
+            object.__setattr__(self, "snake", self.snake2)
+            object.__setattr__(self, "end", self.end2)
+            object.__setattr__(self, "side", self.side2)
+            object.__setattr__(self, "snake2", first[0])
+            object.__setattr__(self, "end2", first[1])
+            object.__setattr__(self, "side2", first[2])
+
     def __str__(self) -> str:
         kind = self.kind
         if kind is ActionKind.NEW:

@@ -80,9 +80,7 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
     suffix = where.suffix.lower()
     if suffix not in DECK_FILE_TYPES:
         kind = f"type {where.suffix!r}" if where.suffix else "type (no extension)"
-        raise DeckFileError(
-            file, f"unknown deck file {kind}: use {' or '.join(DECK_FILE_TYPES)}"
-        )
+        raise DeckFileError(file, f"unknown deck file {kind}: use {' or '.join(DECK_FILE_TYPES)}")
     try:
         raw = where.read_bytes()
     except FileNotFoundError:

@@ -55,7 +55,15 @@ FORMAT_VERSION = 1
 _WIDTH = 100
 
 _TOP_FIELDS = (
-    "format", "version", "rules", "deck", "seats", "seed", "result", "cards", "turns",
+    "format",
+    "version",
+    "rules",
+    "deck",
+    "seats",
+    "seed",
+    "result",
+    "cards",
+    "turns",
 )
 _TURN_FIELDS = ("seat", "card", "action", "table", "pits")
 _RESULT_FIELDS = ("winners", "decided_by", "cards", "snakes", "longest")
@@ -185,9 +193,7 @@ class GameRecord:
         return _read_record(_parse_json(text))
 
 
-_RawTurn = tuple[
-    int, Card, Action, tuple[str, ...] | None, tuple[tuple[str, ...], ...] | None
-]
+_RawTurn = tuple[int, Card, Action, tuple[str, ...] | None, tuple[tuple[str, ...], ...] | None]
 
 
 def result_to_dict(result: Result) -> dict[str, Any]:
@@ -373,9 +379,7 @@ def _parse_json(text: str) -> object:
     if not isinstance(text, str):
         raise RecordError("", f"a record must be JSON text, not {type(text).__name__}")
     try:
-        return json.loads(
-            text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant
-        )
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         # An error at the very end means the text stops early, a clearer reason than the parser's.
         ended = exc.pos >= len(text.rstrip())
@@ -392,9 +396,9 @@ def _type_name(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true or false"
-    return {
-        dict: "an object", list: "a list", str: "text", int: "a number", float: "a number"
-    }.get(type(value), type(value).__name__)
+    return {dict: "an object", list: "a list", str: "text", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__
+    )
 
 
 def _object(value: object, path: str, fields: Sequence[str]) -> dict[str, Any]:

@@ -176,7 +176,8 @@ class _Replay:
         if recorded is not None:
             if not state.is_terminal():
                 left = (
-                    f"{state.remaining} cards not drawn" if state.remaining
+                    f"{state.remaining} cards not drawn"
+                    if state.remaining
                     else "a card is to be placed"
                 )
                 raise ReplayError(

@@ -1,0 +1,6 @@
+"""Lets the test modules import their helper ``oracle`` (pytest runs in importlib mode)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
