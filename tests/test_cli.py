@@ -323,3 +323,49 @@ def test_program_error_is_one_line_and_status_2() -> None:
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
     assert "Traceback" not in proc.stderr
+
+
+def test_simulate_set_changes_rule_options() -> None:
+    data = _json(
+        _run(
+            "simulate", "--games", "30", "--players", "6", "--json",
+            "--set", "six_players=true", "--set", "scoring=first-to", "--set", "target=12",
+        )
+    )  # fmt: skip
+    assert data["players"] == 6
+    assert data["rules"] == {
+        "forced_placement": True,
+        "join_claim": "complete",
+        "scoring": "first-to",
+        "target": 12,
+        "six_players": True,
+    }
+    # Under first-to 12 a game ends as soon as a pit holds 12 cards, so some games stop early.
+    turns = data["turns"]
+    assert isinstance(turns, dict)
+    assert turns["mean"] < 49
+
+
+def test_simulate_unforced_placement_offers_new_snake_every_turn() -> None:
+    forced = _json(_run("simulate", "--games", "50", "--json"))
+    unforced = _json(_run("simulate", "--games", "50", "--json", "--set", "forced_placement=no"))
+    assert unforced["rules"]["forced_placement"] is False  # type: ignore[index]
+    # "new" is one more legal action on every turn.
+    assert unforced["legal_actions_per_turn"]["mean"] > forced["legal_actions_per_turn"]["mean"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("bogus=1", "unknown rule option 'bogus'"),
+        ("scoring=first-to", "needs a target"),
+        ("scoring=best", "rule option scoring: bad value 'best'"),
+        ("forced_placement", "expected OPTION=VALUE"),
+        ("six_players=maybe", "expected true or false"),
+    ],
+)
+def test_simulate_bad_set_is_one_clear_error(setting: str, message: str) -> None:
+    result = _run("simulate", "--games", "5", "--set", setting)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output

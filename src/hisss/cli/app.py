@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from hisss import __version__
 from hisss.bots import BOT_NAMES, make_bots
 from hisss.cli.render import print_bench, print_game, print_simulation
-from hisss.core import PRESETS, HisssError, get_rules
+from hisss.core import PRESETS, ConfigError, HisssError, Rules
 from hisss.record import load_record, replay, resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
@@ -30,6 +30,61 @@ from hisss.sim.bench import DEFAULT_SECONDS
 
 #: Runs of at least this many games show a progress bar (when stderr is a terminal).
 PROGRESS_MIN_GAMES = 2000
+
+#: Options shared by several commands.
+PlayersOption = Annotated[
+    int,
+    typer.Option(
+        "--players", "-p", metavar="P", help="Players: 2 to 5, or 6 with --set six_players=true."
+    ),
+]
+RulesOption = Annotated[
+    str,
+    typer.Option("--rules", "-r", metavar="NAME", help=f"Rules preset: {' or '.join(PRESETS)}."),
+]
+SetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="OPTION=VALUE",
+        help="Change one rule option of the preset (repeatable): forced_placement=false, "
+        "join_claim=always|complete, scoring=cards|snakes|longest|first-to, target=N, "
+        "six_players=true.",
+    ),
+]
+DeckOption = Annotated[
+    str,
+    typer.Option(
+        "--deck",
+        "-d",
+        metavar="NAME|FILE",
+        help="A built-in deck (rainbow, all-pairs, double) or a deck file (.toml or .json).",
+    ),
+]
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print one JSON object instead of a table.")
+]
+
+
+def _rules(preset: str, settings: list[str] | None) -> Rules:
+    """The preset with ``OPTION=VALUE`` changes, checked by the core."""
+    data: dict[str, object] = {"preset": preset}
+    for item in settings or ():
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"--set {item!r}: expected OPTION=VALUE, e.g. forced_placement=false")
+        data[key.strip()] = _option_value(value.strip())
+    return Rules.from_mapping(data)
+
+
+def _option_value(text: str) -> object:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    return int(text) if text.lstrip("-").isdigit() else text
+
 
 app = typer.Typer(
     name="hisss",
@@ -84,25 +139,11 @@ def simulate(
     games: Annotated[
         int, typer.Option("--games", "-n", metavar="N", help="Number of games to play.")
     ] = 1000,
-    players: Annotated[
-        int, typer.Option("--players", "-p", metavar="P", help="Players, 2 to 5.")
-    ] = 2,
+    players: PlayersOption = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar="S", help="Seed of the run.")] = 0,
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules", "-r", metavar="NAME", help=f"Rules preset: {' or '.join(PRESETS)}."
-        ),
-    ] = "classic",
-    deck: Annotated[
-        str,
-        typer.Option(
-            "--deck",
-            "-d",
-            metavar="NAME|FILE",
-            help="A built-in deck (rainbow, all-pairs, double) or a deck file (.toml or .json).",
-        ),
-    ] = "rainbow",
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
     bots: Annotated[
         str,
         typer.Option(
@@ -113,9 +154,7 @@ def simulate(
             f"(known: {', '.join(BOT_NAMES)}).",
         ),
     ] = "random",
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object instead of a table.")
-    ] = False,
+    as_json: JsonOption = False,
     record_dir: Annotated[
         Path | None,
         typer.Option(
@@ -146,7 +185,7 @@ def simulate(
     arguments always print the same output.
     """
     with _errors():
-        rule_set = get_rules(rules)
+        rule_set = _rules(rules, rule_set_options)
         rule_set.check_players(players)
         the_deck = resolve_deck(deck)
         seated = make_bots(bots, players)
@@ -193,28 +232,17 @@ def _simulate_with_bar(games: int, args: dict[str, Any]) -> dict[str, Any]:
 
 @app.command()
 def bench(
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object instead of a table.")
-    ] = False,
+    as_json: JsonOption = False,
     seconds: Annotated[
         float,
         typer.Option(
             "--seconds", "-t", metavar="S", help="How long to play random games.", min=0.01
         ),
     ] = DEFAULT_SECONDS,
-    players: Annotated[
-        int, typer.Option("--players", "-p", metavar="P", help="Players, 2 to 5.")
-    ] = 2,
-    rules: Annotated[
-        str,
-        typer.Option(
-            "--rules", "-r", metavar="NAME", help=f"Rules preset: {' or '.join(PRESETS)}."
-        ),
-    ] = "classic",
-    deck: Annotated[
-        str,
-        typer.Option("--deck", "-d", metavar="NAME|FILE", help="A built-in deck or a deck file."),
-    ] = "rainbow",
+    players: PlayersOption = 2,
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
 ) -> None:
     """Measure the engine's random-play throughput on one core.
 
@@ -222,7 +250,7 @@ def bench(
     and undo() on positions from real games. Figures vary with the machine and the moment.
     """
     with _errors():
-        rule_set = get_rules(rules)
+        rule_set = _rules(rules, rule_set_options)
         the_deck = resolve_deck(deck)
         figures = run_bench(seconds, players, rule_set, the_deck)
     if as_json:

@@ -76,7 +76,7 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int):
             raise ConfigError(f"the number of players must be a whole number, not {players!r}")
         if not MIN_PLAYERS <= players <= self.max_players:
-            extra = "" if self.six_players else " (6 with the six-players option)"
+            extra = "" if self.six_players else " (6 with the six_players option)"
             raise ConfigError(
                 f"{players} players: Hisss is played by {MIN_PLAYERS} to {self.max_players}{extra}"
             )
