@@ -71,6 +71,7 @@ class Action:
     side2: Colour | None = None
 
     def __post_init__(self) -> None:
+        _check_fields(self)
         # A join touches two ends; store them in table order so that each join has one spelling.
         if self.kind is ActionKind.JOIN and (self.snake2, self.end2 is End.R) < (
             self.snake,
@@ -114,6 +115,39 @@ class Action:
             assert self.end2 is not None
             return ((self.snake, self.end), (self.snake2, self.end2))
         return ((self.snake, self.end),)
+
+
+def _check_fields(a: Action) -> None:
+    kind = a.kind
+    if not isinstance(kind, ActionKind):
+        raise NotationError(f"an action's kind must be an ActionKind, not {kind!r}")
+    if kind is ActionKind.NEW:
+        if (a.snake, a.end, a.side, a.snake2, a.end2, a.side2) != (-1, None, None, -1, None, None):
+            raise NotationError("a new-snake action touches no snake")
+        return
+    if isinstance(a.snake, bool) or not isinstance(a.snake, int) or a.snake < 0:
+        raise NotationError(f"a snake position is a whole number from 0, not {a.snake!r}")
+    if not isinstance(a.end, End):
+        raise NotationError(f"an end is End.L or End.R, not {a.end!r}")
+    if (kind is ActionKind.CAP) != (a.side is None):
+        raise NotationError("a cap names no side; an extend or a join names the side that touches")
+    if a.side is not None and not isinstance(a.side, Colour):
+        raise NotationError(f"a side is a Colour, not {a.side!r}")
+    two = (a.snake2, a.end2, a.side2)
+    if kind is not ActionKind.JOIN:
+        if two != (-1, None, None):
+            raise NotationError(f"only a join touches a second snake ({kind.value})")
+        return
+    if a.snake2 == -1 or a.end2 is None or a.side2 is None:
+        raise NotationError("a join names a second end and the side that touches it")
+    if isinstance(a.snake2, bool) or not isinstance(a.snake2, int) or a.snake2 < 0:
+        raise NotationError(f"a snake position is a whole number from 0, not {a.snake2!r}")
+    if a.snake2 == a.snake:
+        raise NotationError("a join links two different snakes")
+    if not isinstance(a.end2, End) or not isinstance(a.side2, Colour):
+        raise NotationError("a join names a second end and the side that touches it")
+    if a.side2 is a.side:
+        raise NotationError("a join uses the two different sides of a mid-section")
 
 
 #: The new-snake action.
@@ -169,10 +203,6 @@ def join(snake: int, end: End, side: Colour, snake2: int, end2: End, side2: Colo
 
     The two (end, side) pairs are stored in table order, so each join has one spelling.
     """
-    if snake == snake2:
-        raise NotationError("a join links two different snakes")
-    if side is side2:
-        raise NotationError("a join uses the two different sides of a mid-section")
     if snake2 < snake:
         return _interned(ActionKind.JOIN, snake2, end2, side2, snake, end, side)
     return _interned(ActionKind.JOIN, snake, end, side, snake2, end2, side2)
@@ -208,18 +238,18 @@ def parse_action(text: str) -> Action:
     s1 = int(m["s1"])
     if s1 < 1 or (m["s2"] is not None and int(m["s2"]) < 1):
         raise NotationError(f"bad action {text!r}: snakes are numbered from 1")
+    # Parsed actions are plain values, equal to the move generator's interned ones; they are not
+    # interned themselves, so text from outside cannot grow the cache.
     end1 = End(m["e1"].upper())
-    if m["side"] is None:
-        return cap(s1 - 1, end1)
     try:
+        if m["side"] is None:
+            return Action(ActionKind.CAP, s1 - 1, end1)
         side = parse_colour(m["side"])
-    except NotationError as exc:
-        raise NotationError(f"bad action {text!r}: {exc}") from None
-    if m["s2"] is None:
-        return extend(s1 - 1, end1, side)
-    s2 = int(m["s2"])
-    try:
+        if m["s2"] is None:
+            return Action(ActionKind.EXTEND, s1 - 1, end1, side)
         side2 = parse_colour(m["side2"])
-        return join(s1 - 1, end1, side, s2 - 1, End(m["e2"].upper()), side2)
+        return Action(
+            ActionKind.JOIN, s1 - 1, end1, side, int(m["s2"]) - 1, End(m["e2"].upper()), side2
+        )
     except NotationError as exc:
         raise NotationError(f"bad action {text!r}: {exc}") from None

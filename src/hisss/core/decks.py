@@ -209,8 +209,8 @@ BUILTIN_DECKS: dict[str, Deck] = {d.name: d for d in (RAINBOW, ALL_PAIRS, DOUBLE
 def get_deck(name: str) -> Deck:
     """A built-in deck by name (``rainbow``, ``all-pairs``, ``double``)."""
     try:
-        return BUILTIN_DECKS[name]
-    except KeyError:
+        return BUILTIN_DECKS[name.strip().lower()]
+    except (KeyError, AttributeError):
         known = ", ".join(BUILTIN_DECKS)
         raise DeckError("deck", f"unknown deck {name!r} (built-in decks: {known})") from None
 

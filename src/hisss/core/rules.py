@@ -56,12 +56,17 @@ class Rules:
     six_players: bool = False
 
     def __post_init__(self) -> None:
+        for name in ("forced_placement", "six_players"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 0:
+            raise ConfigError(f"target must be a whole number of cards, not {self.target!r}")
         if not isinstance(self.join_claim, JoinClaim):
             raise ConfigError(f"join_claim must be a JoinClaim, not {self.join_claim!r}")
         if not isinstance(self.scoring, Scoring):
             raise ConfigError(f"scoring must be a Scoring, not {self.scoring!r}")
         if self.scoring is Scoring.FIRST_TO:
-            if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            if self.target < 1:
                 raise ConfigError("scoring 'first-to' needs a target of at least 1 card")
         elif self.target:
             raise ConfigError("a target number of cards is used only with scoring 'first-to'")
@@ -76,7 +81,7 @@ class Rules:
         if isinstance(players, bool) or not isinstance(players, int):
             raise ConfigError(f"the number of players must be a whole number, not {players!r}")
         if not MIN_PLAYERS <= players <= self.max_players:
-            extra = "" if self.six_players else " (6 with the six_players option)"
+            extra = "" if self.six_players else " (6 with the option six_players=true)"
             raise ConfigError(
                 f"{players} players: Hisss is played by {MIN_PLAYERS} to {self.max_players}{extra}"
             )
@@ -113,9 +118,9 @@ class Rules:
                 )
             try:
                 if key == "join_claim":
-                    changes[key] = JoinClaim(value)
+                    changes[key] = JoinClaim(value.lower() if isinstance(value, str) else value)
                 elif key == "scoring":
-                    changes[key] = Scoring(value)
+                    changes[key] = Scoring(value.lower() if isinstance(value, str) else value)
                 else:
                     changes[key] = value
             except ValueError:
@@ -135,8 +140,8 @@ PRESETS: dict[str, Rules] = {
 def get_rules(name: str) -> Rules:
     """A preset by name (``classic`` or ``pl``)."""
     try:
-        return PRESETS[name]
-    except (KeyError, TypeError):
+        return PRESETS[name.strip().lower()]
+    except (KeyError, AttributeError):
         raise ConfigError(
             f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})"
         ) from None

@@ -47,16 +47,14 @@ class Result:
         """One sentence on how the game was decided."""
         seats = " and ".join(f"seat {w + 1}" for w in self.winners)
         reasons = {
-            "cards": "the most cards",
-            "snakes": "the most snakes",
-            "longest": "the longest snake",
-            "target": "reaching the target number of cards first",
+            "cards": "with the most cards",
+            "snakes": "with the most snakes",
+            "longest": "with the longest snake",
+            "target": "by reaching the target number of cards first",
         }
         if self.decided_by == "shared":
             return f"{seats} share the win: tied on every measure"
-        return (
-            f"{seats} {'wins' if len(self.winners) == 1 else 'win'} with {reasons[self.decided_by]}"
-        )
+        return f"{seats} wins {reasons[self.decided_by]}"
 
 
 def _tied_best(seats: Sequence[int], measure: Sequence[int]) -> list[int]:

@@ -36,9 +36,9 @@ from fractions import Fraction
 
 from hisss.core.actions import CAPS, EXTENDS, NEW, Action, ActionKind, End, join, reserve
 from hisss.core.cards import HEAD, MID, TAIL, WILD, Card, card_from_code
-from hisss.core.decks import RAINBOW, Deck
-from hisss.core.errors import IllegalActionError, IllegalDrawError
-from hisss.core.rules import JoinClaim, Rules, Scoring
+from hisss.core.decks import RAINBOW, Deck, get_deck
+from hisss.core.errors import ConfigError, IllegalActionError, IllegalDrawError
+from hisss.core.rules import JoinClaim, Rules, Scoring, get_rules
 from hisss.core.scoring import Result, score
 from hisss.core.snake import EndColour, Snake, lone
 
@@ -195,7 +195,10 @@ class State:
                 "the game is over" if self.is_terminal() else f"{self.drawn} must be placed first"
             )
             raise IllegalDrawError(card, self.describe(), reason)
-        if not isinstance(card, Card) or self._remaining[card.code] == 0:
+        if not isinstance(card, Card):
+            reason = f"expected a Card, not {type(card).__name__} (read text with parse_card)"
+            raise IllegalDrawError(card, self.describe(), reason)
+        if self._remaining[card.code] == 0:
             raise IllegalDrawError(card, self.describe(), "no copy of this card remains")
         self._draw(card)
 
@@ -295,6 +298,11 @@ class State:
 
     def check_action(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+        if not isinstance(action, Action):
+            reason = (
+                f"expected an Action, not {type(action).__name__} (read text with parse_action)"
+            )
+            raise IllegalActionError(action, self.describe(), reason)
         if self.drawn is None:
             reason = "the game is over" if self.is_terminal() else "no card has been drawn"
             raise IllegalActionError(action, self.describe(), reason)
@@ -458,12 +466,26 @@ class State:
         return "the colours do not match"
 
 
-def new_game(players: int = 2, rules: Rules | None = None, deck: Deck = RAINBOW) -> State:
+def new_game(
+    players: int = 2, rules: Rules | str | None = None, deck: Deck | str = RAINBOW
+) -> State:
     """A new game before the starter is drawn.
 
-    Raises :class:`~hisss.core.errors.ConfigError` when the rules do not allow ``players``.
+    ``rules`` is a :class:`Rules` or a preset name (default ``classic``); ``deck`` a :class:`Deck`
+    or a built-in deck name. Raises :class:`~hisss.core.errors.ConfigError` when the rules do not
+    allow ``players``, :class:`~hisss.core.errors.DeckError` for an unknown deck name.
     """
-    return State(rules if rules is not None else Rules(), deck, players)
+    if rules is None:
+        rules = Rules()
+    elif isinstance(rules, str):
+        rules = get_rules(rules)
+    elif not isinstance(rules, Rules):
+        raise ConfigError(f"rules must be Rules or a preset name, not {type(rules).__name__}")
+    if isinstance(deck, str):
+        deck = get_deck(deck)
+    elif not isinstance(deck, Deck):
+        raise ConfigError(f"deck must be a Deck or a deck name, not {type(deck).__name__}")
+    return State(rules, deck, players)
 
 
 def deal(deck: Deck, rng: random.Random) -> list[Card]:
