@@ -15,6 +15,12 @@ a few microseconds. Every card is seen by all players in the classic game: nothi
 hidden except the order of the remaining cards, which is not in the state at all (it is decided by
 each chance step).
 
+The model keeps room for a planned variant with hidden hands (each player holding cards the others
+cannot see): a chance step already deals one named card to one place, so dealing into a hand is a
+further kind of chance outcome, and an action already names where a card goes, so choosing which
+card of a hand to play adds one field. What a seat may see would then be a view of the state for
+that seat; in the classic game that view is the whole state.
+
 >>> import random
 >>> from hisss.core.cards import parse_card
 >>> s = new_game(players=2)
