@@ -76,7 +76,7 @@ def test_help_lists_the_commands() -> None:
     [
         ("simulate", ["--games", "--players", "--seed", "--rules", "--deck", "--bots", "--json",
                       "--record-dir"]),
-        ("bench", ["--json", "--seconds"]),
+        ("bench", ["--json", "--seconds", "--players", "--rules", "--set", "--deck"]),
         ("replay", ["FILE", "--quiet"]),
     ],
 )  # fmt: skip
@@ -186,7 +186,7 @@ def test_simulate_progress_goes_to_stderr() -> None:
     [
         (["--deck", "nope"], ["unknown deck 'nope'"]),
         (["--deck", "missing.toml"], ["missing.toml"]),
-        (["--rules", "house"], ["unknown rules preset 'house'", "classic, pl"]),
+        (["--rules", "house"], ['unknown rules preset "house"', "classic, pl"]),
         (["--players", "7"], ["7 players"]),
         (["--players", "1"], ["1 players"]),
         (["--games", "0"], ["at least 1"]),
@@ -223,6 +223,45 @@ def test_bench_table() -> None:
 
 def test_bench_error() -> None:
     _one_error_line(_run("bench", "--seconds", "0.05", "--rules", "x"), "unknown rules preset")
+
+
+ONE_TOML = '[cards]\n"H:red" = 1\n'
+
+
+def test_bench_one_card_deck_ends(tmp_path: Path) -> None:
+    deck = tmp_path / "one.toml"
+    deck.write_text(ONE_TOML, encoding="utf-8")
+    proc = _program("bench", "--seconds", "0.05", "--deck", str(deck), "--json", timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["deck"] == "one" and data["games"] > 0 and data["turns"] == 0
+    assert data["us_per_copy"] is None and data["us_per_turn"] is None
+    table = _program("bench", "--seconds", "0.05", "--deck", str(deck), timeout=30)
+    assert table.returncode == 0, table.stderr
+    assert "no decision points" in table.stdout and "Traceback" not in table.stderr
+
+
+def test_bench_first_to_games_stop_at_the_end() -> None:
+    args = ["--set", "scoring=first-to", "--set", "target=3"]
+    data = _json(_run("bench", "--seconds", "0.1", "--json", *args))
+    assert isinstance(data["games"], int) and isinstance(data["turns"], int)
+    # Every rainbow game plays 49 turns unless someone reaches 3 cards first, which is common.
+    assert data["turns"] < 49 * data["games"]
+
+
+@pytest.mark.parametrize("command", ["simulate", "bench"])
+def test_six_players_error_tells_how_to_allow_them(command: str) -> None:
+    _one_error_line(_run(command, "--players", "6", "--seconds" if command == "bench" else "-n",
+                         "1"), "6 players", "add --set six_players=true")  # fmt: skip
+    _one_error_line(_run(command, "--players", "7"), "7 players")
+    assert "--set six_players" not in _run(command, "--players", "7").stderr
+
+
+def test_counts_are_singular_for_one(tmp_path: Path) -> None:
+    result = _run("simulate", "-n", "1", "--deck", _one_card_deck(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("1 game · 2 players") and "(1 card)" in result.stdout
+    assert "1 games" not in result.stdout and "1 cards" not in result.stdout
 
 
 # ---------------------------------------------------------------------- replay
@@ -263,6 +302,66 @@ def test_replay_quiet(record_file: Path) -> None:
     assert "result: seat" in result.stdout
 
 
+def _one_card_deck(tmp_path: Path) -> str:
+    deck = tmp_path / "one.toml"
+    deck.write_text(ONE_TOML, encoding="utf-8")
+    return str(deck)
+
+
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
+def test_replay_finished_game_with_no_turns(tmp_path: Path, quiet: list[str]) -> None:
+    games = tmp_path / "games"
+    made = _run("simulate", "-n", "1", "--deck", _one_card_deck(tmp_path), "--record-dir",
+                str(games), "--json")  # fmt: skip
+    assert made.exit_code == 0, made.output
+    file = games / "game-000001.json"
+    result = _run("replay", *quiet, str(file))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "final position after 0 turns:" in lines and "    table  1: H:red" in lines
+    assert f"result: {replay(load_record(file)).result().explain()}" in lines
+    assert "left on the table: 1 snake, 1 card" in lines
+    assert not any(line.startswith("unfinished") for line in lines)
+
+
+def _cut(record_file: Path, turns: int, cards: int) -> Path:
+    """The record file kept to its first ``turns`` turns and ``cards`` cards, with no result."""
+    data = json.loads(record_file.read_text(encoding="utf-8"))
+    data["turns"] = data["turns"][:turns]
+    data["cards"] = data["cards"][:cards]
+    data.pop("result", None)
+    out = record_file.with_name(f"cut-{turns}-{cards}.json")
+    out.write_text(json.dumps(data), encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
+def test_replay_starter_only_is_unfinished(record_file: Path, quiet: list[str]) -> None:
+    cut = _cut(record_file, 0, 1)
+    starter = load_record(cut).cards[0]
+    result = _run("replay", *quiet, str(cut))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "final position after 0 turns:" in lines and f"    table  1: {starter}" in lines
+    assert "unfinished game: turn 1, seat 1 to draw (49 cards not drawn)" in lines
+    assert not any(line.startswith("result:") for line in lines)
+
+
+@pytest.mark.parametrize("quiet", [[], ["--quiet"]])
+def test_replay_unfinished_names_the_waiting_card(record_file: Path, quiet: list[str]) -> None:
+    cut = _cut(record_file, 10, 12)
+    record = load_record(cut)
+    final = replay(record)
+    assert final.drawn == record.cards[11]
+    result = _run("replay", *quiet, str(cut))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    waiting = f"unfinished game: turn 11, seat {final.to_move + 1} to place {record.cards[11]}"
+    assert lines[-1] == waiting
+    assert ("final position after 10 turns:" in lines) == bool(quiet)
+    assert sum(1 for line in lines if line.startswith("turn ")) == (0 if quiet else 10)
+
+
 def _tamper(record_file: Path, turn: int, key: str, value: object) -> Path:
     data = json.loads(record_file.read_text(encoding="utf-8"))
     data["turns"][turn - 1][key] = value
@@ -299,13 +398,13 @@ def test_replay_missing_and_broken_files(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- the real program
 
 
-def _program(*args: str) -> subprocess.CompletedProcess[str]:
+def _program(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "hisss.cli", *args],
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=timeout,
     )
 
 
@@ -357,9 +456,9 @@ def test_simulate_unforced_placement_offers_new_snake_every_turn() -> None:
 @pytest.mark.parametrize(
     ("setting", "message"),
     [
-        ("bogus=1", "unknown rule option 'bogus'"),
+        ("bogus=1", 'unknown rule option "bogus"'),
         ("scoring=first-to", "needs a target"),
-        ("scoring=best", "rule option scoring: bad value 'best'"),
+        ("scoring=best", 'rule option scoring: bad value "best"'),
         ("forced_placement", "expected OPTION=VALUE"),
         ("six_players=maybe", "expected true or false"),
     ],

@@ -40,7 +40,7 @@ def test_new_game_takes_preset_and_deck_names() -> None:
     [
         ({"rules": 3}, "rules must be Rules or a preset name, not int"),
         ({"deck": 3}, "deck must be a Deck or a deck name, not int"),
-        ({"rules": "house"}, "unknown rules preset 'house'"),
+        ({"rules": "house"}, 'unknown rules preset "house"'),
         ({"deck": "tarot"}, "unknown deck 'tarot'"),
     ],
 )
@@ -61,7 +61,7 @@ def test_names_are_case_insensitive() -> None:
     [
         ({"forced_placement": "no"}, "forced_placement must be true or false"),
         ({"six_players": 1}, "six_players must be true or false"),
-        ({"target": None}, "target must be a whole number of cards, not None"),
+        ({"target": None}, "target must be a whole number of cards, not null"),
         ({"target": 1.5, "scoring": Scoring.FIRST_TO}, "target must be a whole number"),
         ({"target": True, "scoring": Scoring.FIRST_TO}, "target must be a whole number"),
         ({"target": 3}, "used only with scoring 'first-to'"),

@@ -186,71 +186,204 @@ def test_json_duplicate_key_is_refused(tmp_path: Path) -> None:
     path = _write(tmp_path, "twice.json", '{"cards": {"H:red": 1, "H:red": 2}}')
     error = _error(path)
     assert error.field == 'cards."H:red"'
-    assert str(error) == f"{path}: cards.\"H:red\": the key 'H:red' appears twice in one object"
+    assert (error.line, error.column) == (1, 24)
+    assert str(error) == (
+        f'{path}: line 1, column 24: cards."H:red": the key "H:red" appears twice in one object'
+    )
 
 
 def test_json_nan_is_refused(tmp_path: Path) -> None:
     error = _error(_write(tmp_path, "nan.json", '{"cards": {"H:red": NaN}}'))
-    assert "NaN is not a JSON number" in str(error)
+    assert "line 1, column 21: not valid JSON: NaN is not a JSON number" in str(error)
+
+
+def test_toml_content_error_names_the_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, "pink.toml", 'name = "pink"\n[cards]\n"H:pink" = 1\n')
+    error = _error(path)
+    assert (error.line, error.column, error.field) == (3, None, 'cards."H:pink"')
+    assert str(error) == (
+        f"{path}: line 3: cards.\"H:pink\": not a card: bad card 'H:pink': unknown colour "
+        "'pink' (expected one of red, orange, yellow, green, blue, purple)"
+    )
 
 
 @pytest.mark.parametrize(
-    ("text", "field", "reason"),
+    ("text", "line", "field", "reason"),
     [
-        ('colour = "red"\n[cards]\n"H:red" = 1\n', "colour", "unknown field"),
-        ('[cards]\n"H:pink" = 1\n', 'cards."H:pink"', "not a card: bad card 'H:pink'"),
-        ('[cards]\n"M:red-red" = 1\n', 'cards."M:red-red"', "not a card"),
-        ('[cards]\n"Q:red" = 1\n', 'cards."Q:red"', "the kind must be H, T or M"),
-        ('[cards]\n"H:red" = "two"\n', 'cards."H:red"', "must be a whole number, not 'two'"),
-        ('[cards]\n"H:red" = 1.5\n', 'cards."H:red"', "must be a whole number, not 1.5"),
-        ('[cards]\n"H:red" = true\n', 'cards."H:red"', "must be a whole number, not True"),
-        ('[cards]\n"H:red" = 0\n', 'cards."H:red"', "must be at least 1, not 0"),
-        ('[cards]\n"H:red" = -2\n', 'cards."H:red"', "must be at least 1, not -2"),
-        ('[cards]\n"H:red" = 5000\n', 'cards."H:red"', "at most 1000 copies"),
+        ('colour = "red"\n[cards]\n"H:red" = 1\n', 1, "colour", "unknown field"),
+        ('[cards]\n"H:pink" = 1\n', 2, 'cards."H:pink"', "not a card: bad card 'H:pink'"),
+        ('[cards]\n"M:red-red" = 1\n', 2, 'cards."M:red-red"', "not a card"),
+        ('[cards]\n"Q:red" = 1\n', 2, 'cards."Q:red"', "the kind must be H, T or M"),
+        ('[cards]\n"H:red" = "two"\n', 2, 'cards."H:red"', "must be a whole number"),
+        ('[cards]\n"H:red" = 1.5\n', 2, 'cards."H:red"', "must be a whole number, not 1.5"),
+        ('[cards]\n"H:red" = true\n', 2, 'cards."H:red"', "must be a whole number, not"),
+        ('[cards]\n"H:red" = 0\n', 2, 'cards."H:red"', "must be at least 1, not 0"),
+        ('[cards]\n"H:red" = -2\n', 2, 'cards."H:red"', "must be at least 1, not -2"),
+        ('[cards]\n"H:red" = 5000\n', 2, 'cards."H:red"', "at most 1000 copies"),
         (
             '[cards]\n"M:red-orange" = 1\n"M:orange-red" = 2\n',
+            3,
             'cards."M:orange-red"',
             "M:red-orange is listed twice",
         ),
-        ("[cards]\n", "cards", "a deck needs at least one card"),
-        ('name = "empty"\n', "cards", "missing"),
-        ('cards = ["H:red"]\n', "cards", "must be a table from card to number of copies"),
-        ('name = ""\n[cards]\n"H:red" = 1\n', "name", "must be non-empty text"),
-        ('description = 3\n[cards]\n"H:red" = 1\n', "description", "must be text"),
+        ("# no cards yet\n\n[cards]\n", 3, "cards", "a deck needs at least one card"),
+        ('name = "empty"\n', None, "cards", "missing"),
+        ('cards = ["H:red"]\n', 1, "cards", "must be a table from card to number of copies"),
+        ('[[cards]]\n"H:red" = 1\n', 1, "cards", "must be a table from card to number"),
+        ('name = ""\n[cards]\n"H:red" = 1\n', 1, "name", "must be non-empty text"),
+        ('[cards]\n"H:red" = 1\n\n[description]\n', 4, "description", "must be text"),
+        # Every way TOML can write a key finds the line that writes it.
+        ('cards = {"H:red" = 1, "T:red" = 0}\n', 1, 'cards."T:red"', "at least 1"),
+        ('name = "x"\ncards."H:red" = 0\n', 2, 'cards."H:red"', "at least 1"),
+        ("[cards]\n'H:red' = 1\n'T:red' = 0\n", 3, 'cards."T:red"', "at least 1"),
+        ('[cards]\n  "H:red"   =   0   # red\n', 2, 'cards."H:red"', "at least 1"),
+        ('name = "x"\r\n[cards]\r\n"H:red" = 0\r\n', 3, 'cards."H:red"', "at least 1"),
+        (
+            'description = """\n[cards]\n"H:red" = 0\n"""\n[cards]\n"H:red" = 0\n',
+            6,
+            'cards."H:red"',
+            "at least 1",
+        ),
+        (
+            'description = [\n  "a",\n  "b",\n]\n[cards]\n"H:red" = 1\n',
+            1,
+            "description",
+            "must be text",
+        ),
     ],
 )
-def test_bad_toml_deck_names_the_field(tmp_path: Path, text: str, field: str, reason: str) -> None:
+def test_bad_toml_deck_names_the_line_and_field(
+    tmp_path: Path, text: str, line: int | None, field: str, reason: str
+) -> None:
     path = _write(tmp_path, "bad.toml", text)
     error = _error(path)
-    assert error.field == field
+    assert (error.field, error.line, error.column) == (field, line, None)
     assert reason in error.reason
-    assert str(error).startswith(f"{path}: {field}: ")
-    assert error.line is None
+    where = f"line {line}: " if line is not None else ""
+    assert str(error).startswith(f"{path}: {where}{field}: ")
 
 
 @pytest.mark.parametrize(
-    ("text", "field", "reason"),
+    ("text", "line", "field", "reason"),
     [
-        ('{"cards": {"H:red": 1}, "extra": 1}', "extra", "unknown field"),
-        ('{"cards": {"T:wild": 0}}', 'cards."T:wild"', "at least 1, not 0"),
+        ('{"cards": {"H:red": 1},\n "extra": 1}', 2, "extra", "unknown field"),
+        ('{"cards": {\n  "T:wild": 0\n}}', 2, 'cards."T:wild"', "at least 1, not 0"),
         (
-            '{"cards": {"M:red-orange": 1, "M:orange-red": 1}}',
+            '{"cards": {\n"M:red-orange": 1,\n"M:orange-red": 1}}',
+            3,
             'cards."M:orange-red"',
             "listed twice",
         ),
-        ('{"cards": {"M:blue": 1}}', 'cards."M:blue"', "not a card"),
-        ('{"cards": {}}', "cards", "at least one card"),
+        ('{"cards": {"M:blue": 1}}', 1, 'cards."M:blue"', "not a card"),
+        ('{\n"name": "x",\n"cards": {}}', 3, "cards", "at least one card"),
+        ('{\n"name": ["x"],\n"cards": {}}', 2, "name", "must be non-empty text"),
+        ('{"name": "no cards"}', None, "cards", "missing"),
+        ('{"cards": {\r\n"H:red": 1,\r\n"T:red": 0}}', 3, 'cards."T:red"', "at least 1"),
     ],
 )
-def test_bad_json_deck_names_the_field(tmp_path: Path, text: str, field: str, reason: str) -> None:
-    error = _error(_write(tmp_path, "bad.json", text))
-    assert error.field == field
+def test_bad_json_deck_names_the_line_and_field(
+    tmp_path: Path, text: str, line: int | None, field: str, reason: str
+) -> None:
+    path = _write(tmp_path, "bad.json", text)
+    error = _error(path)
+    assert (error.field, error.line) == (field, line)
     assert reason in error.reason
+    where = f"line {line}: " if line is not None else ""
+    assert str(error).startswith(f"{path}: {where}{field}: ")
 
 
-def test_json_deck_must_be_an_object(tmp_path: Path) -> None:
-    error = _error(_write(tmp_path, "list.json", '["H:red"]'))
-    assert str(error).endswith("a deck must be a table of fields, not a list")
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [("[1]", "a list"), ("null", "null"), ("true", "true"), ('"H:red"', '"H:red"'), ("1.5", "1.5")],
+)
+def test_json_deck_must_be_an_object(tmp_path: Path, text: str, shown: str) -> None:
+    path = _write(tmp_path, "list.json", f"\n{text}\n")
+    error = _error(path)
+    assert str(error).startswith(f"{path}: line 2: a deck must be a JSON object of fields, not ")
+    assert str(error).split(", not ", 1)[1].startswith(shown)
+
+
+def test_json_syntax_error_is_a_whole_sentence(tmp_path: Path) -> None:
+    path = _write(tmp_path, "cut.json", '{\n  "name": "cut",\n  "cards": {"H:red": 1,\n')
+    assert str(_error(path)) == (
+        f"{path}: line 4, column 1: not valid JSON: the text ends before the JSON is complete "
+        "(the file may be cut short)"
+    )
+    path = _write(tmp_path, "cut.json", '{"name": "cut", "cards": {"H:re')
+    assert str(_error(path)) == (
+        f"{path}: line 1, column 27: not valid JSON: unterminated string: the text in double "
+        "quotes that starts here is never closed (the file may be cut short)"
+    )
+
+
+def test_toml_cut_short_names_the_end_of_the_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, "cut.toml", 'name = "cut"\n[cards]\n"H:red" = 1\n"T:re')
+    error = _error(path)
+    assert (error.line, error.column) == (4, 6)
+    assert str(error) == (
+        f"{path}: line 4, column 6: not valid TOML: Unterminated string at the end of the file "
+        "(the file may be cut short)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ('[cards]\n"H:red" = nan\n', 2, "not valid TOML: the number nan is not finite"),
+        ('[cards]\n"H:red" = 1e999\n', 2, "not valid TOML: the number 1e999 is not finite"),
+        (
+            '[cards]\n"H:red" = ' + "9" * 5000 + "\n",
+            2,
+            "not valid TOML: a whole number of more than 4300 digits is too long to read",
+        ),
+        (
+            '[cards]\n"H:red" = ' + "[" * 5000 + "\n",
+            2,
+            "not valid TOML: tables or lists nested too deeply to read",
+        ),
+    ],
+)
+def test_toml_numbers_and_nesting_the_parser_cannot_take(
+    tmp_path: Path, text: str, line: int, reason: str
+) -> None:
+    path = _write(tmp_path, "odd.toml", text)
+    assert str(_error(path)) == f"{path}: line {line}: {reason}"
+
+
+def test_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+    for name, text in (("small.toml", SMALL_TOML), ("small.json", SMALL_JSON)):
+        path = tmp_path / name
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+        assert load_deck(path) == SMALL
+
+
+def test_malformed_deck_files_give_one_clear_line_never_a_traceback(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    bases = {".toml": SMALL_TOML.encode(), ".json": SMALL_JSON.encode()}
+    junk = [b"[", b"{", b'"', b"'", b"1e999", b"true", b"null", b"=", b"\n", b",", b".", b"\xff"]
+    refused = 0
+    tries = 0
+    for _ in range(300):
+        for suffix, base in bases.items():
+            raw = bytearray(base)
+            cut = rng.randrange(len(raw))
+            if rng.random() < 0.5:
+                raw[cut:cut] = rng.choice(junk)
+            else:
+                del raw[cut : cut + rng.randint(1, 8)]
+            for data in (bytes(raw), bytes(rng.randrange(256) for _ in range(rng.randrange(30)))):
+                path = tmp_path / f"junk{suffix}"
+                path.write_bytes(data)
+                tries += 1
+                try:
+                    load_deck(path)
+                except DeckFileError as exc:
+                    message = str(exc)
+                    assert message.startswith(f"{path}: ")
+                    assert message.isprintable() and len(message) <= 500
+                    assert not message.endswith((" at", ": ")), message
+                    refused += 1
+    assert refused > tries * 0.8
 
 
 @pytest.mark.parametrize("name", ["deck.yaml", "deck.txt", "deck"])
@@ -275,7 +408,10 @@ def test_directory_is_not_a_deck_file(tmp_path: Path) -> None:
 def test_non_utf8_file_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "latin.toml"
     path.write_bytes('name = "żółw"\n[cards]\n"H:red" = 1\n'.encode("iso8859_2"))
-    assert "not UTF-8 text" in str(_error(path))
+    assert str(_error(path)) == (
+        f"{path}: line 1, column 9: not UTF-8 text: the byte 0xbf is not valid here "
+        "(invalid start byte); save the file as UTF-8"
+    )
 
 
 def test_deck_file_errors_are_deck_errors() -> None:

@@ -324,7 +324,7 @@ def test_card_not_in_the_deck_is_rejected() -> None:
     data["cards"][9] = data["turns"][8]["card"] = "M:red-blue"
     error = _replay_error(data)
     assert error.turn == 9
-    assert error.reason == "card M:red-blue cannot be drawn: the deck 'rainbow' has no such card"
+    assert error.reason == 'card M:red-blue cannot be drawn: the deck "rainbow" has no such card'
 
 
 def test_card_drawn_more_often_than_the_deck_holds_is_rejected() -> None:
@@ -335,7 +335,7 @@ def test_card_drawn_more_often_than_the_deck_holds_is_rejected() -> None:
     error = _replay_error(data)
     assert error.turn == 30
     assert error.reason == (
-        f"card {starter} cannot be drawn: the deck 'rainbow' has 1 copy and all were drawn before"
+        f'card {starter} cannot be drawn: the deck "rainbow" has 1 copy and all were drawn before'
     )
 
 
@@ -387,8 +387,8 @@ def test_table_snapshot_mismatch_is_rejected() -> None:
     error = _replay_error(data)
     assert error.turn == 10
     assert error.reason == (
-        f"table snapshot mismatch: snake 1 is {actual!r} after the turn, "
-        f"the record says {table[0]!r}"
+        f'table snapshot mismatch: snake 1 is "{actual}" after the turn, '
+        f'the record says "{table[0]}"'
     )
 
 
@@ -407,7 +407,7 @@ def test_pits_snapshot_mismatch_is_rejected() -> None:
     last["pits"][seat] = []
     error = _replay_error(data)
     assert error.turn == len(data["turns"])
-    assert error.reason.startswith(f"pits snapshot mismatch: seat {seat + 1}'s pit is [")
+    assert error.reason.startswith(f"pits snapshot mismatch: seat {seat + 1}'s pit is [\"")
     assert error.reason.endswith("the record says []")
 
 
@@ -513,7 +513,8 @@ def test_truncated_json_names_the_line() -> None:
     error = _json_error("".join(lines[:30]))
     assert error.line == 31 and error.column == 1
     assert str(error) == (
-        "line 31, column 1: not valid JSON: the text ends too early (is it truncated?)"
+        "line 31, column 1: not valid JSON: the text ends before the JSON is complete "
+        "(the record may be cut short)"
     )
 
 
@@ -564,16 +565,16 @@ def test_unknown_future_version_is_refused() -> None:
     ("change", "field", "reason"),
     [
         (lambda d: d.update(version=0), "version", "there is no record version 0"),
-        (lambda d: d.update(version="1"), "version", "must be a whole number, not text"),
+        (lambda d: d.update(version="1"), "version", 'must be a whole number, not "1"'),
         (lambda d: d.pop("version"), "version", "missing"),
         (lambda d: d.update(format="chess-pgn"), "format", "not a hisss record"),
         (lambda d: d.pop("turns"), "turns", "missing"),
         (lambda d: d.update(extra=1), "extra", "unknown field"),
-        (lambda d: d.update(seed="7"), "seed", "must be a whole number, not text"),
+        (lambda d: d.update(seed="7"), "seed", 'must be a whole number, not "7"'),
         (lambda d: d.update(seats=["one"]), "seats", "1 players"),
-        (lambda d: d.update(seats=["a", 2]), "seats[1]", "must be text, not a number"),
+        (lambda d: d.update(seats=["a", 2]), "seats[1]", "must be text, not 2"),
         (lambda d: d["rules"].update(bogus=True), "rules.bogus", "unknown field"),
-        (lambda d: d["rules"].update(scoring="fastest"), "rules", "bad value 'fastest'"),
+        (lambda d: d["rules"].update(scoring="fastest"), "rules", 'bad value "fastest"'),
         (
             lambda d: d["deck"]["cards"].update({"M:red-red": 1}),
             'deck.cards."M:red-red"',
@@ -581,13 +582,13 @@ def test_unknown_future_version_is_refused() -> None:
         ),
         (lambda d: d["deck"].update(cards={}), "deck.cards", "at least one card"),
         (lambda d: d["cards"].__setitem__(4, "X:red"), "cards[4]", "bad card 'X:red'"),
-        (lambda d: d["cards"].__setitem__(4, 7), "cards[4]", "must be text, not a number"),
+        (lambda d: d["cards"].__setitem__(4, 7), "cards[4]", "must be text, not 7"),
         (lambda d: d["turns"][3].update(action="3Q"), "turns[3].action", "bad action '3Q'"),
         (lambda d: d["turns"][3].pop("action"), "turns[3].action", "missing"),
         (lambda d: d["turns"][3].update(seat=0), "turns[3].seat", "numbered 1 to 2, not 0"),
         (lambda d: d["turns"][3].update(seat=True), "turns[3].seat", "whole number"),
         (lambda d: d["turns"][3].update(note="x"), "turns[3].note", "unknown field"),
-        (lambda d: d["turns"].__setitem__(3, "1L"), "turns[3]", "must be an object, not text"),
+        (lambda d: d["turns"].__setitem__(3, "1L"), "turns[3]", 'must be an object, not "1L"'),
         (
             lambda d: d["turns"][3]["table"].__setitem__(0, "H:red H:red"),
             "turns[3].table[0]",
@@ -638,6 +639,271 @@ def test_result_may_omit_the_optional_measures() -> None:
     record = GameRecord.from_dict(data)
     assert record.result == {"winners": [2], "decided_by": "cards", "cards": [18, 21]}
     replay(record)
+
+
+# ---------------------------------------------------------------------- messages: place and wording
+
+
+def _line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "reason"),
+    [
+        ('"seed": 1,', '"seed": 1.5,', "seed", "must be a whole number, not 1.5 (a number with a"),
+        ('"seats": [', '"seats": [null, ', "seats[0]", "must be text, not null"),
+        ('"six_players": false', '"six_players": false, "bogus": 1', "rules.bogus", "unknown"),
+        ('"H:red": 1', '"H:red": 0', 'deck.cards."H:red"', "the number of copies"),
+        ('"action": "new"', '"action": "3Q"', "turns[0].action", "bad action '3Q'"),
+        ('"winners": [2]', '"winners": [true]', "result.winners[0]", "must be a whole"),
+    ],
+)
+def test_bad_field_in_a_text_names_its_line(old: str, new: str, field: str, reason: str) -> None:
+    text = SNAPSHOT_GAME.read_text(encoding="utf-8").replace(old, new, 1)
+    error = _json_error(text)
+    line = _line_of(text, new)
+    assert (error.field, error.line, error.column) == (field, line, None)
+    assert str(error).startswith(f"line {line}: {field}: {reason}")
+
+
+def test_missing_field_has_no_line() -> None:
+    text = SNAPSHOT_GAME.read_text(encoding="utf-8").replace('"version": 1,', "", 1)
+    error = _json_error(text)
+    assert error.line is None
+    assert str(error) == "version: missing"
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "reason"),
+    [
+        (lambda d: d.update(seed=1.5), "seed", "must be a whole number, not 1.5 (a number with a "),
+        (lambda d: d.update(seed=True), "seed", "must be a whole number, not true"),
+        (lambda d: d.update(version=None), "version", "must be a whole number, not null"),
+        (lambda d: d.update(seats=["a", False]), "seats[1]", "must be text, not false"),
+        (lambda d: d.update(format="hisss"), "format", 'expected "hisss-record", not "hisss"'),
+        (lambda d: d.update(cards={}), "cards", "must be a list, not an object"),
+        (lambda d: d["turns"].__setitem__(0, []), "turns[0]", "must be an object, not a list"),
+        (lambda d: d.update(rules=[]), "rules", "must be an object, not a list"),
+        (lambda d: d["turns"][0].update(seat=10**99), "turns[0].seat", "seats are numbered"),
+    ],
+)
+def test_values_are_written_as_json_writes_them(change: Any, field: str, reason: str) -> None:
+    data = copy.deepcopy(_data())
+    change(data)
+    error = _record_error(data)
+    assert error.field == field
+    assert error.reason.startswith(reason)
+    assert "True" not in str(error) and "None" not in str(error)
+
+
+def test_text_that_is_not_an_object_is_named_as_json_names_it() -> None:
+    assert str(_json_error("null")) == "a record must be a JSON object, not null"
+    assert str(_json_error("2.5")) == (
+        "a record must be a JSON object, not 2.5 (a number with a fraction)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "line 1, column 1: not valid JSON: the text is empty"),
+        (
+            '{"format": "hisss-rec',
+            "line 1, column 12: not valid JSON: unterminated string: the text in double quotes "
+            "that starts here is never closed (the record may be cut short)",
+        ),
+        (
+            '{\n  "format": "hisss-record",\n  "version": 1,\n',
+            "line 4, column 1: not valid JSON: the text ends before the JSON is complete "
+            "(the record may be cut short)",
+        ),
+        (
+            '{"seed": 1,}',
+            "line 1, column 12: not valid JSON: a comma after the last item of a list or an "
+            "object is not allowed in JSON",
+        ),
+        (
+            "{'seed': 1}",
+            "line 1, column 2: not valid JSON: expected a field name in double quotes, "
+            "found a single quote (JSON writes text in double quotes)",
+        ),
+        (
+            '{"seed": None}',
+            "line 1, column 10: not valid JSON: expected a value (a number, text in double "
+            "quotes, true, false, null, a list or an object), found None (JSON writes null)",
+        ),
+        (
+            '{"seed" 1}',
+            "line 1, column 9: not valid JSON: expected a colon after the field name, found 1",
+        ),
+        (
+            '{"seats": ["a" "b"]}',
+            "line 1, column 16: not valid JSON: expected a comma or a closing bracket after the "
+            "value, found a double quote",
+        ),
+        (
+            '{"seats": ["a\nb"]}',
+            "line 1, column 14: not valid JSON: a string runs to the end of the line without "
+            "its closing double quote (a line break inside a string is written \\n)",
+        ),
+        (
+            '{"seats": ["a\\qb"]}',
+            "line 1, column 14: not valid JSON: bad escape \\q in a string "
+            '(JSON knows \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)',
+        ),
+        (
+            "{} {}",
+            "line 1, column 4: not valid JSON: more text after the end of the JSON value: found an "
+            "opening brace {",
+        ),
+        ('{"seed": NaN}', "line 1, column 10: not valid JSON: NaN is not a JSON number"),
+        ('{"seed": 1e999}', "line 1, column 10: not valid JSON: the number 1e999 is too large"),
+        (
+            '{"seed": 1, "seats": [],\n "seed": 2}',
+            'line 2, column 2: seed: the key "seed" appears twice in one object',
+        ),
+        (
+            '{"turns": [{"seat": 1}, {"seat": 1, "seat": 2}]}',
+            'line 1, column 37: turns[1].seat: the key "seat" appears twice in one object',
+        ),
+        (
+            '{"seed": ' + "9" * 5000 + "}",
+            "line 1, column 10: not valid JSON: a whole number of more than 4300 digits is too "
+            "long to read",
+        ),
+        (
+            '{"seed": ' + "[" * 100_000,
+            "line 1, column 100009: not valid JSON: lists and objects nested 100001 levels deep, "
+            "too deep to read",
+        ),
+    ],
+)
+def test_json_syntax_errors_are_whole_sentences(text: str, message: str) -> None:
+    assert str(_json_error(text)) == message
+
+
+def test_every_cut_of_a_record_says_where_and_that_it_may_be_cut_short() -> None:
+    text = SNAPSHOT_GAME.read_text(encoding="utf-8").rstrip()
+    for end in range(1, len(text), 37):
+        error = _json_error(text[:end])
+        assert error.line is not None and error.column is not None
+        assert str(error).endswith("(the record may be cut short)"), str(error)
+
+
+def test_leading_byte_order_mark_is_ignored() -> None:
+    text = SNAPSHOT_GAME.read_text(encoding="utf-8")
+    assert GameRecord.from_json("\ufeff" + text) == GameRecord.from_json(text)
+
+
+def test_non_utf8_file_names_the_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "latin.json"
+    path.write_bytes('{"format": "hisss-record",\n "seats": ["żółw"]}'.encode("iso8859_2"))
+    error = _load_error(path)
+    assert (error.line, error.column) == (2, 13)
+    assert str(error) == (
+        f"{path}: line 2, column 13: not UTF-8 text: the byte 0xbf is not valid here "
+        "(invalid start byte); save the file as UTF-8"
+    )
+
+
+def test_unreadable_paths_are_one_line(tmp_path: Path) -> None:
+    assert str(_load_error(tmp_path)) == f"{tmp_path}: is a directory, not a record file"
+    assert "cannot read" in str(_load_error(str(tmp_path / "a\0b.json")))
+
+
+def _load_error(path: Path | str) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        load_record(path)
+    return info.value
+
+
+_JUNK_VALUES: tuple[object, ...] = (
+    None,
+    True,
+    1.5,
+    -1,
+    0,
+    10**80,
+    "",
+    "x\ny",
+    "H:red",
+    "new",
+    [],
+    {},
+    [None],
+    {"a": [1]},
+)
+
+
+def _paths(value: object, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _paths(item, (*path, i))
+    return out
+
+
+def _assert_one_clear_line(error: Exception, prefix: str = "") -> None:
+    message = str(error)
+    assert message.startswith(prefix)
+    assert message.isprintable() and "Traceback" not in message
+    assert 0 < len(message) <= 500
+    assert not message.endswith((" at", ": ", "starting")), message
+
+
+def test_malformed_records_give_one_clear_line_never_a_traceback(tmp_path: Path) -> None:
+    rng = random.Random(2024)
+    good = SNAPSHOT_GAME.read_bytes()
+    texts: list[bytes] = [
+        b"",
+        b"\xff\xfe\x00{",
+        b'{"format": "hisss-record", "version": 1, "seats": ["\xc3"]}',
+        b"[" * 50_000,
+        b"[" * 500 + b"]" * 500,
+        b'{"version": ' + b"1" * 10_000 + b"}",
+        b'{"seed": -1e400}',
+        b"\x00",
+        *(json.dumps(v).encode() for v in _JUNK_VALUES),
+    ]
+    for _ in range(300):
+        texts.append(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))))
+        texts.append(
+            bytes(rng.choice(b'{}[]",:0123456789.eE-+ \ntruefalsnul\\') for _ in range(30))
+        )
+        cut = rng.randrange(len(good))
+        texts.append(good[:cut] + bytes([rng.randrange(256)]) + good[cut + 1 :])
+    path = tmp_path / "junk.json"
+    refused = 0
+    for raw in texts:
+        path.write_bytes(raw)
+        try:
+            load_record(path)  # a changed byte may leave a good record, say in a seat name
+        except RecordError as exc:
+            _assert_one_clear_line(exc, f"{path}: ")
+            refused += 1
+    assert refused > len(texts) * 0.9
+
+
+def test_records_with_junk_values_give_one_clear_line_never_a_traceback() -> None:
+    rng = random.Random(7)
+    data = _data()
+    paths = _paths(data)[1:]
+    for _ in range(400):
+        changed = copy.deepcopy(data)
+        path = rng.choice(paths)
+        parent = changed
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = copy.deepcopy(rng.choice(_JUNK_VALUES))
+        try:
+            record = GameRecord.from_json(json.dumps(changed, indent=2))
+            replay(record)
+        except (RecordError, ReplayError) as exc:
+            _assert_one_clear_line(exc)
 
 
 # ---------------------------------------------------------------------- the format document

@@ -13,6 +13,7 @@ import json
 import math
 import random
 import statistics
+import threading
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -39,6 +40,7 @@ from hisss.core import (
 )
 from hisss.record import load_record, replay
 from hisss.sim import GameOutcome, RunningStat, bench, game_seed, play_game, simulate, stat_names
+from hisss.sim.bench import _random_game, _sample_positions
 from hisss.sim.stats import CORE_STATS, outcome_figures
 
 CLASSIC = PRESETS["classic"]
@@ -547,6 +549,55 @@ def test_bench_other_settings_and_bad_players() -> None:
     assert bench(seconds=0.02, players=4, rules=PL, deck=TRIO)["games_per_second"] > 0
     with pytest.raises(ConfigError):
         bench(seconds=0.02, players=9)
+
+
+def _within(seconds: float, call: Callable[[], object]) -> object:
+    """``call()``'s value, failing the test (not hanging it) when it takes over ``seconds``."""
+    box: list[object] = []
+    worker = threading.Thread(target=lambda: box.append(call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"still running after {seconds} s"
+    assert box, "the call raised"
+    return box[0]
+
+
+@pytest.mark.parametrize("cards", [("H:red",), ("M:red-orange",), ("H:red", "T:orange")])
+def test_bench_tiny_decks_end(cards: tuple[str, ...]) -> None:
+    figures = _within(15, lambda: bench(seconds=0.02, deck=_deck("tiny", *cards)))
+    assert isinstance(figures, dict)
+    assert figures["games"] > 0 and figures["turns"] == figures["games"] * (len(cards) - 1)
+    json.dumps(figures, allow_nan=False)
+    operations = ("us_per_legal_actions", "us_per_copy", "us_per_push", "us_per_undo")
+    if len(cards) == 1:  # the starter and no turn: nothing to time but whole games
+        assert figures["positions"] == 0 and figures["us_per_turn"] is None
+        assert all(figures[key] is None for key in (*operations, "legal_actions_per_second"))
+    else:
+        assert figures["positions"] == 400
+        assert all(figures[key] > 0 for key in operations)
+
+
+def test_bench_random_game_stops_at_the_end() -> None:
+    rules = Rules(scoring=Scoring.FIRST_TO, target=3)
+    rng = random.Random(5)
+    early = 0
+    for _ in range(30):
+        state = new_game(2, rules, RAINBOW)
+        turns = _random_game(state, deal(RAINBOW, rng), rng)
+        assert state.is_terminal() and state.turns == turns
+        assert max(state.pit_cards(seat) for seat in range(2)) >= 3 or turns == RAINBOW.size - 1
+        state.undo()  # the last placement: the game was not over before it
+        assert not state.is_terminal()
+        early += turns < RAINBOW.size - 1
+    assert early > 0
+
+
+def test_bench_samples_only_positions_before_the_end() -> None:
+    rules = Rules(scoring=Scoring.FIRST_TO, target=3)
+    positions = _sample_positions(200, 2, rules, RAINBOW, random.Random(2))
+    assert len(positions) == 200
+    for state in positions:
+        assert not state.is_terminal() and state.drawn is not None
 
 
 @pytest.mark.parametrize(

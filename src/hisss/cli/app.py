@@ -77,6 +77,16 @@ def _rules(preset: str, settings: list[str] | None) -> Rules:
     return Rules.from_mapping(data)
 
 
+def _check_players(rules: Rules, players: int) -> None:
+    """The core's check of the number of players, with the command-line way to allow six."""
+    try:
+        rules.check_players(players)
+    except ConfigError as exc:
+        if players == 6 and not rules.six_players:
+            raise ConfigError(f"{exc}; add --set six_players=true to play with 6") from None
+        raise
+
+
 def _option_value(text: str) -> object:
     lowered = text.lower()
     if lowered in ("true", "yes", "on"):
@@ -186,7 +196,7 @@ def simulate(
     """
     with _errors():
         rule_set = _rules(rules, rule_set_options)
-        rule_set.check_players(players)
+        _check_players(rule_set, players)
         the_deck = resolve_deck(deck)
         seated = make_bots(bots, players)
         show = (
@@ -246,11 +256,13 @@ def bench(
 ) -> None:
     """Measure the engine's random-play throughput on one core.
 
-    Plays uniformly random games for a few seconds, then times legal_actions(), copy(), push()
-    and undo() on positions from real games. Figures vary with the machine and the moment.
+    Plays uniformly random games for a few seconds, each to its end, then times legal_actions(),
+    copy(), push() and undo() on positions from real games. A deck with no turns (one card) shows
+    "-" for the figures it cannot give. Figures vary with the machine and the moment.
     """
     with _errors():
         rule_set = _rules(rules, rule_set_options)
+        _check_players(rule_set, players)
         the_deck = resolve_deck(deck)
         figures = run_bench(seconds, players, rule_set, the_deck)
     if as_json:
@@ -276,10 +288,10 @@ def replay_command(
     with _errors():
         record = load_record(file)
         try:
-            replay(record)  # check it all before printing anything
+            final = replay(record)  # check it all before printing anything
         except HisssError as exc:
             raise _in_file(file, exc) from None
-    print_game(_stdout(), record, quiet=quiet)
+    print_game(_stdout(), record, quiet=quiet, final=final)
 
 
 def _in_file(file: Path, exc: HisssError) -> HisssError:

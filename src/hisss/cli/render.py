@@ -12,12 +12,17 @@ from rich.console import Console
 from rich.table import Table
 
 from hisss.core import Result, Snake, State
-from hisss.record import GameRecord, replay_steps
+from hisss.record import GameRecord, replay, replay_steps
 from hisss.sim.stats import describe_stat
 
 
 def _fmt(value: float | None, places: int = 4) -> str:
     return "-" if value is None else f"{value:.{places}f}"
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun, singular for exactly one: "1 snake", "0 snakes", "2 copies"."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def _rules_text(rules: object) -> str:
@@ -31,8 +36,9 @@ def print_simulation(console: Console, report: dict[str, Any]) -> None:
     bots = report["bots"]
     seats = bots[0] if len(set(bots)) == 1 else " vs ".join(bots)
     title = (
-        f"{report['games']} games · {report['players']} players · rules "
-        f"{_rules_text(report['rules'])} · deck {report['deck']} ({report['deck_cards']} cards) · "
+        f"{_count(report['games'], 'game')} · {report['players']} players · rules "
+        f"{_rules_text(report['rules'])} · deck {report['deck']} "
+        f"({_count(report['deck_cards'], 'card')}) · "
         f"bots {seats} · seed {report['seed']}"
     )
     console.print(title, markup=False, soft_wrap=True)
@@ -60,10 +66,10 @@ _BENCH_ROWS = (
 
 
 def print_bench(console: Console, figures: dict[str, Any]) -> None:
-    """A table of the figures of :func:`~hisss.sim.bench`."""
+    """A table of the figures of :func:`~hisss.sim.bench`; a figure the deck cannot give is "-"."""
     title = (
-        f"{figures['games']} random games in {figures['seconds']} s · {figures['players']} "
-        f"players · rules {figures['rules']} · deck {figures['deck']} · "
+        f"{_count(figures['games'], 'random game')} in {figures['seconds']} s · "
+        f"{figures['players']} players · rules {figures['rules']} · deck {figures['deck']} · "
         f"{figures['implementation']} {figures['python']} ({figures['machine']})"
     )
     console.print(title, markup=False, soft_wrap=True)
@@ -71,8 +77,15 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, label, places in _BENCH_ROWS:
-        table.add_row(label, f"{figures[key]:,.{places}f}")
+        value = figures[key]
+        table.add_row(label, "-" if value is None else f"{value:,.{places}f}")
     console.print(table)
+    if not figures.get("positions", 1):
+        console.print(
+            "no decision points: no game of this deck has a turn, so the operations were not timed",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _table_lines(state: State) -> list[str]:
@@ -88,7 +101,9 @@ def _claims(before: tuple[tuple[Snake, ...], ...], after: State) -> list[str]:
     lines = []
     for seat, pit in enumerate(after.pits):
         for snake in pit[len(before[seat]) :]:
-            lines.append(f"    Hisss! seat {seat + 1} takes {snake} ({len(snake.cards)} cards)")
+            lines.append(
+                f"    Hisss! seat {seat + 1} takes {snake} ({_count(len(snake.cards), 'card')})"
+            )
     return lines
 
 
@@ -101,32 +116,58 @@ def _result_lines(result: Result, state: State) -> list[str]:
         "snakes per seat: " + " · ".join(f"seat {s + 1}: {result.snakes[s]}" for s in seats),
         "longest snake per seat: "
         + " · ".join(f"seat {s + 1}: {result.longest[s]}" for s in seats),
-        f"left on the table: {len(state.table)} snakes, {left} cards",
+        f"left on the table: {_count(len(state.table), 'snake')}, {_count(left, 'card')}",
     ]
 
 
-def print_game(console: Console, record: GameRecord, quiet: bool = False) -> None:
-    """Print a checked record turn by turn (unless ``quiet``), then its result."""
+def _waiting(state: State) -> str:
+    """What an unfinished game waits for: the card to be placed, a draw, or the starter."""
+    if state.drawn is not None:
+        return f"turn {state.turns + 1}, seat {state.to_move + 1} to place {state.drawn}"
+    if not state.started:
+        return "the starter is not drawn yet"
+    return (
+        f"turn {state.turns + 1}, seat {state.to_move + 1} to draw "
+        f"({_count(state.remaining, 'card')} not drawn)"
+    )
+
+
+def print_game(
+    console: Console, record: GameRecord, quiet: bool = False, final: State | None = None
+) -> None:
+    """Print a checked record turn by turn (unless ``quiet``), its final position and its result.
+
+    ``final`` is the record's final state from :func:`hisss.record.replay` (worked out here when
+    not given): it holds a drawn card still waiting to be placed, which the turn-by-turn copies do
+    not. A finished game prints its result; an unfinished one says whose turn it is and which card
+    waits. The final table is printed when the turns have not just shown it (``quiet``, or a
+    record with no turns).
+    """
+    if final is None:
+        final = replay(record)
     out: list[str] = []
     seats = ", ".join(f"seat {i + 1}: {name}" for i, name in enumerate(record.seats))
     rules = record.rules.preset or _rules_text(record.rules.to_mapping())
     seed = "" if record.seed is None else f" · seed {record.seed}"
     out.append(f"rules {rules} · deck {record.deck.name} · {seats}{seed}")
-    if record.cards and not quiet:
-        out.append(f"starter: {record.cards[0]}")
-    pits: tuple[tuple[Snake, ...], ...] = tuple(() for _ in record.seats)
-    state: State | None = None
-    for number, (turn, state) in enumerate(zip(record.turns, replay_steps(record), strict=True), 1):
-        if not quiet:
+    if not quiet:
+        if record.cards:
+            out.append(f"starter: {record.cards[0]}")
+        pits: tuple[tuple[Snake, ...], ...] = tuple(() for _ in record.seats)
+        steps = zip(record.turns, replay_steps(record), strict=True)
+        for number, (turn, state) in enumerate(steps, 1):
             out.append(
                 f"turn {number}: seat {turn.player + 1} draws {turn.card}, plays {turn.action}"
             )
             out.extend(_claims(pits, state))
             out.extend(_table_lines(state))
-        pits = state.pits
-    if state is not None and state.is_terminal():
-        out.extend(_result_lines(state.result(), state))
-    elif state is not None:
-        out.append(f"unfinished game: {state.describe()}")
+            pits = state.pits
+    if quiet or not record.turns:
+        out.append(f"final position after {_count(len(record.turns), 'turn')}:")
+        out.extend(_table_lines(final))
+    if final.is_terminal():
+        out.extend(_result_lines(final.result(), final))
+    else:
+        out.append(f"unfinished game: {_waiting(final)}")
     for line in out:
         console.print(line, markup=False, highlight=False, soft_wrap=True)

@@ -30,7 +30,7 @@ from hisss.core.cards import (
     card_from_code,
     parse_card,
 )
-from hisss.core.errors import DeckError, NotationError
+from hisss.core.errors import DeckError, NotationError, show
 
 #: The largest number of copies of one card a deck may hold.
 MAX_COPIES = 1000
@@ -85,7 +85,7 @@ class Deck:
         hisss.core.errors.DeckError: cards."H:red": the number of copies must be at least 1, not 0
         """
         if not isinstance(data, Mapping):
-            raise DeckError("", f"a deck must be a table of fields, not {_kind(data)}")
+            raise DeckError("", f"a deck must be a table of fields, not {show(data)}")
         known = {"name", "description", "cards"}
         for key in data:
             if key not in known:
@@ -101,7 +101,7 @@ class Deck:
         cards = data["cards"]
         if not isinstance(cards, Mapping):
             raise DeckError(
-                "cards", f"must be a table from card to number of copies, not {_kind(cards)}"
+                "cards", f"must be a table from card to number of copies, not {show(cards)}"
             )
         counts = [0] * CARD_KINDS
         for key, value in cards.items():
@@ -112,7 +112,7 @@ class Deck:
                 raise DeckError(where, f"not a card: {exc}") from None
             if isinstance(value, bool) or not isinstance(value, int):
                 raise DeckError(
-                    where, f"the number of copies must be a whole number, not {value!r}"
+                    where, f"the number of copies must be a whole number, not {show(value)}"
                 )
             if value < 1:
                 raise DeckError(where, f"the number of copies must be at least 1, not {value}")
@@ -120,7 +120,7 @@ class Deck:
                 raise DeckError(where, f"at most {MAX_COPIES} copies of a card, not {value}")
             if counts[card.code]:
                 raise DeckError(
-                    where, f"{card} is listed twice (as {key!r} and in another spelling)"
+                    where, f"{card} is listed twice (as {show(key)} and in another spelling)"
                 )
             counts[card.code] = value
         total = sum(counts)
@@ -157,12 +157,6 @@ class Deck:
 
     def __str__(self) -> str:
         return self.name
-
-
-def _kind(value: object) -> str:
-    return {list: "a list", str: "text", int: "a number", float: "a number"}.get(
-        type(value), type(value).__name__
-    )
 
 
 def _rainbow_cards() -> list[Card]:

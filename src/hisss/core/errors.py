@@ -49,3 +49,27 @@ class IllegalDrawError(HisssError):
         self.position = position
         self.reason = reason
         super().__init__(f"illegal draw {card}: {reason} ({position})")
+
+
+def show(value: object) -> str:
+    """A value as a person wrote it in a JSON or TOML file, for error messages.
+
+    >>> [show(v) for v in (True, None, 1.5, "7", [1], {"a": 1})]
+    ['true', 'null', '1.5 (a number with a fraction)', '"7"', 'a list', 'an object']
+    """
+    if value is True or value is False:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float):
+        return f"{value!r} (a number with a fraction)"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

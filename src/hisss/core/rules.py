@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
-from hisss.core.errors import ConfigError
+from hisss.core.errors import ConfigError, show
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -58,9 +58,9 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("forced_placement", "six_players"):
             if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name} must be true or false, not {getattr(self, name)!r}")
+                raise ConfigError(f"{name} must be true or false, not {show(getattr(self, name))}")
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 0:
-            raise ConfigError(f"target must be a whole number of cards, not {self.target!r}")
+            raise ConfigError(f"target must be a whole number of cards, not {show(self.target)}")
         if not isinstance(self.join_claim, JoinClaim):
             raise ConfigError(f"join_claim must be a JoinClaim, not {self.join_claim!r}")
         if not isinstance(self.scoring, Scoring):
@@ -79,7 +79,7 @@ class Rules:
     def check_players(self, players: int) -> None:
         """Raise :class:`ConfigError` unless ``players`` may play under these rules."""
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ConfigError(f"the number of players must be a whole number, not {players!r}")
+            raise ConfigError(f"the number of players must be a whole number, not {show(players)}")
         if not MIN_PLAYERS <= players <= self.max_players:
             extra = "" if self.six_players else " (6 with the option six_players=true)"
             raise ConfigError(
@@ -106,7 +106,7 @@ class Rules:
     def from_mapping(cls, data: object) -> Rules:
         """Read options written by :meth:`to_mapping`; a ``preset`` key gives the starting point."""
         if not isinstance(data, dict):
-            raise ConfigError(f"rules must be a table of options, not {type(data).__name__}")
+            raise ConfigError(f"rules must be a table of options, not {show(data)}")
         data = dict(data)
         base = get_rules(data.pop("preset")) if "preset" in data else cls()
         known = {f.name for f in fields(cls)}
@@ -114,7 +114,7 @@ class Rules:
         for key, value in data.items():
             if key not in known:
                 raise ConfigError(
-                    f"unknown rule option {key!r} (known: {', '.join(sorted(known))})"
+                    f"unknown rule option {show(key)} (known: {', '.join(sorted(known))})"
                 )
             try:
                 if key == "join_claim":
@@ -124,9 +124,9 @@ class Rules:
                 else:
                     changes[key] = value
             except ValueError:
-                raise ConfigError(f"rule option {key}: bad value {value!r}") from None
+                raise ConfigError(f"rule option {key}: bad value {show(value)}") from None
             if key in ("forced_placement", "six_players") and not isinstance(value, bool):
-                raise ConfigError(f"rule option {key}: expected true or false, not {value!r}")
+                raise ConfigError(f"rule option {key}: expected true or false, not {show(value)}")
         return replace(base, **changes)
 
 
@@ -143,5 +143,5 @@ def get_rules(name: str) -> Rules:
         return PRESETS[name.strip().lower()]
     except (KeyError, AttributeError):
         raise ConfigError(
-            f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})"
+            f"unknown rules preset {show(name)} (presets: {', '.join(PRESETS)})"
         ) from None

@@ -25,20 +25,33 @@ The same deck in JSON::
 
 from __future__ import annotations
 
-import json
+import math
 import os
 import re
+import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from hisss.core.decks import BUILTIN_DECKS, Deck
 from hisss.core.errors import DeckError
+from hisss.record.format import (
+    JsonTextError,
+    json_position,
+    printable,
+    read_json,
+    show_value,
+    utf8_error,
+)
 
 #: The file types a deck can be read from, by extension.
 DECK_FILE_TYPES = (".toml", ".json")
 
 _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOML_END = re.compile(r"\s*\(at end of document\)\s*$")
+#: A TOML statement longer than this many lines is not searched for a key.
+_MAX_STATEMENT_LINES = 200
 
 
 class DeckFileError(DeckError):
@@ -67,19 +80,20 @@ class DeckFileError(DeckError):
         if field:
             parts.append(field)
         parts.append(reason)
-        self.args = (": ".join(parts),)
+        self.args = (printable(": ".join(parts)),)
 
 
 def load_deck(path: str | os.PathLike[str]) -> Deck:
     """Read a deck from a ``.toml`` or ``.json`` file; raises :class:`DeckFileError`.
 
-    A deck without a ``name`` field is named after the file (``mini.toml`` gives ``mini``).
+    A deck without a ``name`` field is named after the file (``mini.toml`` gives ``mini``). A bad
+    field is reported with the line where it is written.
     """
     file = os.fspath(path)
     where = Path(path)
     suffix = where.suffix.lower()
     if suffix not in DECK_FILE_TYPES:
-        kind = f"type {where.suffix!r}" if where.suffix else "type (no extension)"
+        kind = f"type {show_value(where.suffix)}" if where.suffix else "type (no extension)"
         raise DeckFileError(file, f"unknown deck file {kind}: use {' or '.join(DECK_FILE_TYPES)}")
     try:
         raw = where.read_bytes()
@@ -89,15 +103,21 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
         raise DeckFileError(file, "is a directory, not a deck file") from None
     except OSError as exc:
         raise DeckFileError(file, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a path with a NUL character
+        raise DeckFileError(file, f"cannot read: {exc}") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise DeckFileError(file, f"not UTF-8 text (byte {exc.start})") from None
-    data = _parse_toml(file, text) if suffix == ".toml" else _parse_json(file, text)
+        line, column, reason = utf8_error(raw, exc)
+        raise DeckFileError(file, reason, line=line, column=column) from None
+    toml = suffix == ".toml"
+    data = _parse_toml(file, text) if toml else _parse_json(file, text)
     try:
-        return Deck.from_mapping(data, default_name=where.stem or "custom")
+        return Deck.from_mapping(data, default_name=where.stem.strip() or "custom")
     except DeckError as exc:
-        raise DeckFileError(file, exc.reason, field=exc.field) from None
+        key = _key_path(exc.field, data)
+        written = None if key is None else _toml_line(text, key) if toml else _json_line(text, key)
+        raise DeckFileError(file, exc.reason, field=exc.field, line=written) from None
 
 
 def resolve_deck(name_or_path: str) -> Deck:
@@ -123,12 +143,22 @@ def resolve_deck(name_or_path: str) -> Deck:
 
 def _parse_toml(file: str, text: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text, parse_float=_finite_float)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         found = _TOML_WHERE.search(message)
         if found is None:
-            raise DeckFileError(file, f"not valid TOML: {message}") from None
+            ended = _TOML_END.search(message)
+            if ended is None:
+                raise DeckFileError(file, f"not valid TOML: {message}") from None
+            last = text.rsplit("\n", 1)[-1]
+            raise DeckFileError(
+                file,
+                f"not valid TOML: {message[: ended.start()]} at the end of the file "
+                "(the file may be cut short)",
+                line=text.count("\n") + 1,
+                column=len(last) + 1,
+            ) from None
         reason = message[: found.start()]
         raise DeckFileError(
             file,
@@ -136,41 +166,129 @@ def _parse_toml(file: str, text: str) -> dict[str, Any]:
             line=int(found.group(1)),
             column=int(found.group(2)),
         ) from None
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKeyError(key)
-        out[key] = value
-    return out
-
-
-class _DuplicateKeyError(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _parse_json(file: str, text: str) -> object:
-    try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise DeckFileError(
-            file, f"not valid JSON: {exc.msg}", line=exc.lineno, column=exc.colno
-        ) from None
-    except _DuplicateKeyError as exc:
-        raise DeckFileError(
-            file, f"the key {exc.key!r} appears twice in one object", field=_json_field(exc.key)
-        ) from None
+    except _BadNumberError as exc:
+        line = _first_line(text, rf"[=\[,{{]\s*(?P<hit>{re.escape(exc.literal)})")
+        raise DeckFileError(file, f"not valid TOML: {exc}", line=line) from None
+    except RecursionError:
+        line = _first_line(text, r"[\[{]{100}|(?:\.[^.=\n]*){100}")
+        reason = "not valid TOML: tables or lists nested too deeply to read"
+        raise DeckFileError(file, reason, line=line) from None
     except ValueError as exc:
-        raise DeckFileError(file, f"not valid JSON: {exc}") from None
+        if "digits" not in str(exc):
+            raise DeckFileError(file, f"not valid TOML: {exc}") from None
+        # A whole number with more digits than Python converts.
+        limit = sys.get_int_max_str_digits()
+        line = _first_line(text, rf"(?<![\w.])[+-]?\d\w{{{limit},}}")
+        reason = f"not valid TOML: a whole number of more than {limit} digits is too long to read"
+        raise DeckFileError(file, reason, line=line) from None
 
 
-def _json_field(key: str) -> str:
-    return key if key in ("name", "description", "cards") else f'cards."{key}"'
+class _BadNumberError(ValueError):
+    def __init__(self, literal: str) -> None:
+        super().__init__(f"the number {literal} is not finite")
+        self.literal = literal
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _BadNumberError(literal)
+    return value
+
+
+def _first_line(text: str, pattern: str) -> int | None:
+    """The line of the first match of ``pattern`` (of its group ``hit`` when it has one)."""
+    found = re.search(pattern, text)
+    if found is None:
+        return None
+    start = found.start("hit") if "hit" in found.re.groupindex else found.start()
+    return text.count("\n", 0, start) + 1
+
+
+def _parse_json(file: str, text: str) -> dict[str, Any]:
+    try:
+        data = read_json(text, "file")
+    except JsonTextError as exc:
+        field = "" if exc.path is None else _field_name(exc.path)
+        raise DeckFileError(
+            file, exc.reason, field=field, line=exc.line, column=exc.column
+        ) from None
+    if not isinstance(data, dict):
+        line = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
+        raise DeckFileError(
+            file, f"a deck must be a JSON object of fields, not {show_value(data)}", line=line
+        )
+    return data
+
+
+def _field_name(path: tuple[str | int, ...]) -> str:
+    """A path as a deck error names it: ``name``, ``cards."H:red"``."""
+    head, *rest = (str(part) for part in path)
+    return ".".join([head, *(f'"{part}"' for part in rest)])
+
+
+def _key_path(field: str, data: dict[str, Any]) -> tuple[str, ...] | None:
+    """The keys of the field a deck error names; ``None`` for a field the file does not hold."""
+    if field in data:
+        return (field,)
+    cards = data.get("cards")
+    if field.startswith('cards."') and field.endswith('"') and isinstance(cards, dict):
+        key = field[len('cards."') : -1]
+        if key in cards:
+            return ("cards", key)
+    return None
+
+
+def _json_line(text: str, key: tuple[str, ...]) -> int | None:
+    where = json_position(text, key)
+    return None if where is None else where[0]
+
+
+def _toml_line(text: str, key: tuple[str, ...]) -> int | None:
+    """The line where ``key`` is first written in valid TOML ``text``, or ``None``.
+
+    The text is cut into statements (a table header or a key and its value, which may span lines),
+    each parsed on its own to learn the keys it writes.
+    """
+    lines = text.split("\n")
+    table: tuple[str, ...] = ()
+    start = 0
+    while start < len(lines):
+        for end in range(start + 1, min(len(lines), start + _MAX_STATEMENT_LINES) + 1):
+            statement = "\n".join(lines[start:end]) + "\n"
+            try:
+                written = tomllib.loads(statement)
+            except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+                continue
+            break
+        else:
+            return None
+        if statement.lstrip().startswith("["):
+            table = _header_keys(written)
+            keys = [table[:i] for i in range(1, len(table) + 1)]
+        else:
+            keys = [table + inner for inner in _toml_keys(written)]
+        if key in keys:
+            return start + 1
+        start = end
+    return None
+
+
+def _header_keys(written: dict[str, Any]) -> tuple[str, ...]:
+    """The keys of a table header ``[a.b]``, parsed on its own as ``{"a": {"b": {}}}``."""
+    keys: list[str] = []
+    value: object = written
+    while isinstance(value, dict) and len(value) == 1:
+        (name, value), *_ = value.items()
+        keys.append(name)
+        if isinstance(value, list) and value:  # an array of tables, [[a.b]]
+            value = value[-1]
+    return tuple(keys)
+
+
+def _toml_keys(written: dict[str, Any]) -> Iterator[tuple[str, ...]]:
+    for name, value in written.items():
+        yield (name,)
+        if isinstance(value, dict):
+            for inner in _toml_keys(value):
+                yield (name, *inner)

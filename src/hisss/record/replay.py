@@ -12,12 +12,13 @@ Turns are numbered from 1; turn 0 is the header and the starter.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 
 from hisss.core.cards import Card
 from hisss.core.errors import ConfigError, HisssError, IllegalActionError, IllegalDrawError
 from hisss.core.state import State, new_game
-from hisss.record.format import GameRecord, Turn, result_to_dict
+from hisss.record.format import GameRecord, Turn, printable, result_to_dict, show_value
 
 
 class ReplayError(HisssError):
@@ -26,7 +27,7 @@ class ReplayError(HisssError):
     def __init__(self, turn: int, reason: str) -> None:
         self.turn = turn
         self.reason = reason
-        super().__init__(f"turn {turn}: {reason}")
+        super().__init__(printable(f"turn {turn}: {reason}", None))
 
 
 def replay(record: GameRecord) -> State:
@@ -77,10 +78,12 @@ class _Replay:
             deck = state.deck
             copies = deck.count(card)
             if copies == 0:
-                reason = f"card {card} cannot be drawn: the deck {deck.name!r} has no such card"
+                reason = (
+                    f"card {card} cannot be drawn: the deck {_json(deck.name)} has no such card"
+                )
             else:
                 reason = (
-                    f"card {card} cannot be drawn: the deck {deck.name!r} has {copies} "
+                    f"card {card} cannot be drawn: the deck {_json(deck.name)} has {copies} "
                     f"{'copy' if copies == 1 else 'copies'} and all were drawn before"
                 )
             raise ReplayError(number, reason) from None
@@ -133,8 +136,8 @@ class _Replay:
             if mine != theirs:
                 raise ReplayError(
                     number,
-                    f"table snapshot mismatch: snake {i + 1} is {mine!r} after the turn, "
-                    f"the record says {theirs!r}",
+                    f"table snapshot mismatch: snake {i + 1} is {_json(mine)} after the turn, "
+                    f"the record says {_json(theirs)}",
                 )
 
     def _check_pits(self, number: int, recorded: Sequence[Sequence[str]]) -> None:
@@ -150,8 +153,8 @@ class _Replay:
             if mine != list(theirs):
                 raise ReplayError(
                     number,
-                    f"pits snapshot mismatch: seat {seat + 1}'s pit is {mine} after the turn, "
-                    f"the record says {list(theirs)}",
+                    f"pits snapshot mismatch: seat {seat + 1}'s pit is {_json(mine)} after the "
+                    f"turn, the record says {_json(list(theirs))}",
                 )
 
     def finish(self) -> State:
@@ -190,9 +193,18 @@ class _Replay:
                 if mine != wanted:
                     raise ReplayError(
                         placed,
-                        f"result mismatch: the record says {key} {wanted}, the game gives {mine}",
+                        f"result mismatch: the record says {key} {_json(wanted)}, "
+                        f"the game gives {_json(mine)}",
                     )
         return state
+
+
+def _json(value: object) -> str:
+    """A value as JSON writes it, as the record holds it."""
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, RecursionError):  # a whole number too long to write, deep nesting
+        return show_value(value)
 
 
 def _seat(player: object) -> str:

@@ -3,8 +3,11 @@ operations that searching bots repeat thousands of times per move.
 
 :func:`bench` plays uniformly random games for a few seconds through the engine's fast path
 (``State._draw`` for the deal, ``legal_actions()``, the unchecked ``push()``), then times
-``legal_actions()``, ``copy()``, ``push()`` and ``undo()`` on positions from real games. The figures
-depend on the machine and vary from run to run; they are for comparing, never for tests.
+``legal_actions()``, ``copy()``, ``push()`` and ``undo()`` on positions from real games. Every game
+stops at its end, as a real game does (a "first to N cards" scoring can end it before the deck runs
+out). A deck too small to give any decision point (a single card: the starter, and no turn) still
+has its games timed; the per-operation figures are then ``None``. The figures depend on the machine
+and vary from run to run; they are for comparing, never for tests.
 """
 
 from __future__ import annotations
@@ -22,13 +25,19 @@ DEFAULT_SECONDS = 3.0
 
 
 def _random_game(state: State, cards: list[Card], rng: random.Random) -> int:
-    """Play ``state`` out with uniformly random placements of ``cards``; return the turns played."""
+    """Play ``state`` out with uniformly random placements of ``cards``; return the turns played.
+
+    Stops at the end of the game, which may come before the cards run out.
+    """
     draw = state._draw  # the unchecked draw: the engine's fast path is what we measure
     legal_actions = state.legal_actions
     push = state.push
+    is_terminal = state.is_terminal
     rand = rng.random
     turns = 0
     for card in cards:
+        if is_terminal():
+            break
         draw(card)
         if state.drawn is not None:
             legal = legal_actions()
@@ -56,20 +65,37 @@ def _throughput(
             return games, turns, now - start
 
 
+#: The most random games :func:`_sample_positions` plays per position asked for.
+SAMPLE_GAMES_PER_POSITION = 20
+
+
 def _sample_positions(
     count: int, players: int, rules: Rules, deck: Deck, rng: random.Random
 ) -> list[State]:
-    """Decision points taken from random games: a card drawn and waiting to be placed."""
+    """Decision points taken from random games: a card drawn and waiting to be placed.
+
+    Returns fewer than ``count`` (none at all for a deck of one card) when the games played,
+    at most ``SAMPLE_GAMES_PER_POSITION * count`` of them, hold too few decision points; a game
+    with no decision point at all ends the search, since every game of the deck is then alike.
+    """
     positions: list[State] = []
-    while len(positions) < count:
+    for _ in range(max(1, SAMPLE_GAMES_PER_POSITION * count)):
+        if len(positions) >= count:
+            break
         state = new_game(players, rules, deck)
+        decisions = 0
         for card in deal(deck, rng):
+            if state.is_terminal():
+                break
             state._draw(card)
             if state.drawn is not None:
+                decisions += 1
                 legal = state.legal_actions()
                 if rng.random() < 0.25:
                     positions.append(state.copy())
                 state.push(legal[rng.randrange(len(legal))])
+        if decisions == 0:
+            break
     return positions[:count]
 
 
@@ -78,8 +104,12 @@ def _best_of(repeats: int, run: Callable[[], tuple[float, int]]) -> float:
     best = float("inf")
     for _ in range(repeats):
         elapsed, ops = run()
-        best = min(best, elapsed / ops)
+        best = min(best, elapsed / max(ops, 1))
     return best
+
+
+def _rounded(value: float | None, places: int) -> float | None:
+    return None if value is None else round(value, places)
 
 
 def _time_legal_actions(positions: list[State], loops: int) -> tuple[float, int]:
@@ -132,8 +162,10 @@ def bench(
 
     Keys: ``games_per_second``, ``turns_per_second``, ``us_per_turn`` (a whole turn: draw, legal
     actions, random choice, push), ``legal_actions_per_second`` and ``us_per_legal_actions``,
-    ``us_per_copy``, ``us_per_push``, ``us_per_undo``, the settings, ``games`` and ``seconds``
-    actually played, and the Python version.
+    ``us_per_copy``, ``us_per_push``, ``us_per_undo``, the settings, ``games``, ``turns`` and
+    ``seconds`` actually played, ``positions`` (the decision points the operations were timed on)
+    and the Python version. Figures that the deck cannot give (``us_per_turn`` and the operation
+    figures of a deck with no turns, such as a single card) are ``None``.
     """
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
@@ -141,24 +173,33 @@ def bench(
     _throughput(min(0.2, seconds), players, rules, deck, rng)  # warm up caches
     games, turns, elapsed = _throughput(seconds, players, rules, deck, rng)
     positions = _sample_positions(400, players, rules, deck, rng)
-    legal_cost = _best_of(5, lambda: _time_legal_actions(positions, 20))
-    copy_cost = _best_of(5, lambda: _time_copy(positions, 20))
-    push_costs: list[float] = []
-    undo_costs: list[float] = []
-    for _ in range(5):
-        pushed, undone = _time_push_undo(positions, 20, rng)
-        push_costs.append(pushed[0] / pushed[1])
-        undo_costs.append(undone[0] / undone[1])
+    legal_cost = copy_cost = push_cost = undo_cost = None
+    if positions:
+        legal_cost = _best_of(5, lambda: _time_legal_actions(positions, 20))
+        copy_cost = _best_of(5, lambda: _time_copy(positions, 20))
+        push_costs: list[float] = []
+        undo_costs: list[float] = []
+        for _ in range(5):
+            pushed, undone = _time_push_undo(positions, 20, rng)
+            push_costs.append(pushed[0] / pushed[1])
+            undo_costs.append(undone[0] / undone[1])
+        push_cost, undo_cost = min(push_costs), min(undo_costs)
+
+    def micro(cost: float | None) -> float | None:
+        return None if cost is None else cost * 1e6
+
     return {
         "games_per_second": round(games / elapsed, 1),
         "turns_per_second": round(turns / elapsed, 1),
-        "us_per_turn": round(elapsed / max(turns, 1) * 1e6, 3),
-        "legal_actions_per_second": round(1 / legal_cost, 1),
-        "us_per_legal_actions": round(legal_cost * 1e6, 3),
-        "us_per_copy": round(copy_cost * 1e6, 3),
-        "us_per_push": round(min(push_costs) * 1e6, 3),
-        "us_per_undo": round(min(undo_costs) * 1e6, 3),
+        "us_per_turn": _rounded(elapsed / turns * 1e6 if turns else None, 3),
+        "legal_actions_per_second": _rounded(1 / legal_cost if legal_cost else None, 1),
+        "us_per_legal_actions": _rounded(micro(legal_cost), 3),
+        "us_per_copy": _rounded(micro(copy_cost), 3),
+        "us_per_push": _rounded(micro(push_cost), 3),
+        "us_per_undo": _rounded(micro(undo_cost), 3),
         "games": games,
+        "turns": turns,
+        "positions": len(positions),
         "seconds": round(elapsed, 3),
         "players": players,
         "rules": rules.preset or "custom",
