@@ -6,14 +6,74 @@ classic game everything on the table, in the pits and in the remaining counts is
 of the remaining cards is not in the state at all). A bot may search by copying the state
 (:meth:`~hisss.core.State.copy`) or by pushing and undoing moves, but it must hand the state back as
 it found it. All randomness comes from the ``rng`` it is given, so a seeded game is reproducible.
+
+A bot that searches gets a :class:`Budget`: a number of nodes (deterministic: the same position and
+seed give the same move on any machine) and/or a time limit in seconds (for interactive play; the
+move then depends on the machine's speed). Whichever runs out first stops the search.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
-from hisss.core import Action, State
+from hisss.core import Action, ConfigError, State
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a searching bot may think per move: nodes, seconds, or both (``None``: no limit)."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is not None and (
+            isinstance(self.nodes, bool) or not isinstance(self.nodes, int) or self.nodes < 1
+        ):
+            raise ConfigError(
+                f"a node budget must be a whole number of at least 1, not {self.nodes}"
+            )
+        if self.seconds is not None and (
+            isinstance(self.seconds, bool)
+            or not isinstance(self.seconds, int | float)
+            or not self.seconds > 0
+        ):
+            raise ConfigError(
+                f"a time budget must be a positive number of seconds, not {self.seconds}"
+            )
+
+    def clock(self) -> Clock:
+        """A fresh counter for one move's search."""
+        return Clock(self)
+
+
+class Clock:
+    """Counts the nodes and time one search spends against its :class:`Budget`."""
+
+    __slots__ = ("deadline", "limit", "nodes")
+
+    def __init__(self, budget: Budget) -> None:
+        self.nodes = 0
+        self.limit = budget.nodes
+        self.deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
+
+    def tick(self, n: int = 1) -> bool:
+        """Count ``n`` nodes; False once the budget is spent (time is checked every 64 nodes)."""
+        self.nodes += n
+        if self.limit is not None and self.nodes >= self.limit:
+            return False
+        if self.deadline is not None and (self.nodes & 63) < n:
+            return time.perf_counter() < self.deadline
+        return True
+
+    def spent(self) -> bool:
+        """True once the budget is used up (checks the time now)."""
+        if self.limit is not None and self.nodes >= self.limit:
+            return True
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
 
 class Bot(ABC):
@@ -21,6 +81,11 @@ class Bot(ABC):
 
     #: The registry name of the bot (``random``, ...), used in records and reports.
     name: str = "bot"
+    #: The default budget of bots of this class.
+    default_budget: Budget = Budget()
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget if budget is not None else self.default_budget
 
     @abstractmethod
     def choose(self, state: State, rng: random.Random) -> Action:
