@@ -88,12 +88,14 @@ def _decision_point(seed: int, min_choices: int = 3) -> State:
 
 
 def test_bot_registry() -> None:
-    assert BOT_NAMES == ("random",)
+    assert BOT_NAMES[0] == "random"
+    assert {"random", "greedy", "careful", "gentle"} <= set(BOT_NAMES)
     bot = make_bot("random")
     assert isinstance(bot, RandomBot) and isinstance(bot, Bot) and bot.name == "random"
     assert make_bot(" Random ").name == "random"
-    with pytest.raises(ConfigError, match=r"unknown bot 'genius' \(known bots: random\)"):
+    with pytest.raises(ConfigError, match=r"unknown bot 'genius' \(known bots: random, ") as info:
         make_bot("genius")
+    assert all(name in str(info.value) for name in BOT_NAMES)
 
 
 def test_make_bots_seats() -> None:

@@ -1,47 +1,68 @@
 """Bots: players that choose where each drawn card goes.
 
 Every bot implements :class:`Bot`. Bots are made by name through :func:`make_bot`;
-:data:`BOT_NAMES` lists the names known. :func:`make_bots` reads a seat list such as
-``"random,random"`` for a table of players.
+:data:`BOT_NAMES` lists the names known, and :data:`LEVEL_NAMES` the playing levels
+(:mod:`hisss.bots.levels`), which :func:`make_bot` accepts as well. :func:`make_bots` reads a seat
+list such as ``"random,greedy"`` for a table of players.
 
 >>> make_bot("random").name
 'random'
->>> [b.name for b in make_bots("random", players=3)]
-['random', 'random', 'random']
->>> make_bot("genius")
+>>> [b.name for b in make_bots("greedy,careful,random", players=3)]
+['greedy', 'careful', 'random']
+>>> make_bot("hard").name, make_bot("easy").name
+('careful', 'casual')
+>>> LEVEL_NAMES
+('easy', 'medium', 'hard', 'expert', 'gentle')
+>>> make_bot("genius")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-hisss.core.errors.ConfigError: unknown bot 'genius' (known bots: random)
+hisss.core.errors.ConfigError: unknown bot 'genius' (known bots: random, casual, greedy, ...)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from hisss.bots.base import Bot
+from hisss.bots.base import Bot, Budget
+from hisss.bots.careful import CarefulBot
+from hisss.bots.gentle import GentleBot
+from hisss.bots.greedy import CasualBot, GreedyBot
+from hisss.bots.levels import LEVEL_NAMES, LEVELS, make_level
 from hisss.bots.random_bot import RandomBot
 from hisss.core import ConfigError
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
+    "casual": CasualBot,
+    "greedy": GreedyBot,
+    "careful": CarefulBot,
+    "gentle": GentleBot,
 }
 
 #: The names :func:`make_bot` knows, in the order they are listed in help texts.
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
-def make_bot(name: str) -> Bot:
-    """A new bot by name; raises :class:`~hisss.core.ConfigError` for an unknown name."""
+def make_bot(name: str, *, levels: bool = True) -> Bot:
+    """A new bot by name, or by level name (``easy``, ``hard``, ...) unless ``levels`` is false.
+
+    Raises :class:`~hisss.core.ConfigError` for an unknown name.
+    """
     key = name.strip().lower() if isinstance(name, str) else name
     try:
         factory = _FACTORIES[key]
     except (KeyError, TypeError):
-        raise ConfigError(f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)})") from None
+        if levels and isinstance(key, str) and key in LEVELS:
+            return make_level(key)
+        also = f"; levels: {', '.join(LEVEL_NAMES)}" if levels else ""
+        raise ConfigError(
+            f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)}{also})"
+        ) from None
     return factory()
 
 
 def make_bots(spec: str | Sequence[str], players: int) -> tuple[Bot, ...]:
-    """One new bot per seat from a comma-separated list (or a sequence) of names.
+    """One new bot per seat from a comma-separated list (or a sequence) of bot or level names.
 
     A single name seats that bot everywhere; otherwise there must be one name per seat.
     """
@@ -58,4 +79,18 @@ def make_bots(spec: str | Sequence[str], players: int) -> tuple[Bot, ...]:
     return tuple(make_bot(n) for n in names)
 
 
-__all__ = ["BOT_NAMES", "Bot", "RandomBot", "make_bot", "make_bots"]
+__all__ = [
+    "BOT_NAMES",
+    "LEVELS",
+    "LEVEL_NAMES",
+    "Bot",
+    "Budget",
+    "CarefulBot",
+    "CasualBot",
+    "GentleBot",
+    "GreedyBot",
+    "RandomBot",
+    "make_bot",
+    "make_bots",
+    "make_level",
+]

@@ -1,7 +1,8 @@
 """The ``hisss`` command line: the Typer application and its commands.
 
-Commands: ``simulate`` (a seeded batch of bot games, summarised), ``bench`` (engine speed) and
-``replay`` (check a game record and print the game). Every error the package raises on purpose
+Commands: ``simulate`` (a seeded batch of bot games, summarised), ``tournament`` (bots against
+each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed)
+and ``replay`` (check a game record and print the game). Every error the package raises on purpose
 (:class:`~hisss.core.HisssError`) ends the command with one line on stderr and exit status 2.
 Output meant for programs (``--json``) goes to stdout alone; progress bars go to stderr.
 """
@@ -9,8 +10,9 @@ Output meant for programs (``--json``) goes to stdout alone; progress bars go to
 from __future__ import annotations
 
 import json
+import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,11 +23,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from hisss import __version__
 from hisss.bots import BOT_NAMES, make_bots
-from hisss.cli.render import print_bench, print_game, print_simulation
+from hisss.cli.render import print_bench, print_game, print_simulation, print_tournament
 from hisss.core import PRESETS, ConfigError, HisssError, Rules
 from hisss.record import load_record, replay, resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
+from hisss.sim import tournament as run_tournament
 from hisss.sim.bench import DEFAULT_SECONDS
 
 #: Runs of at least this many games show a progress bar (when stderr is a terminal).
@@ -98,8 +101,8 @@ def _option_value(text: str) -> object:
 
 app = typer.Typer(
     name="hisss",
-    help="Hisss, the colour-matching snake card game: simulate bot games, benchmark the engine, "
-    "replay game records.",
+    help="Hisss, the colour-matching snake card game: simulate bot games, play bot tournaments, "
+    "benchmark the engine, replay game records.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -222,9 +225,16 @@ def simulate(
 
 
 def _simulate_with_bar(games: int, args: dict[str, Any]) -> dict[str, Any]:
+    return _with_bar("simulating", games, run_simulate, args)
+
+
+def _with_bar(
+    label: str, games: int, run: Callable[..., dict[str, Any]], args: dict[str, Any]
+) -> dict[str, Any]:
+    """``run(**args, progress=...)`` with a transient progress bar of ``games`` on stderr."""
     console = Console(stderr=True)
     columns = (
-        TextColumn("simulating"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -232,12 +242,119 @@ def _simulate_with_bar(games: int, args: dict[str, Any]) -> dict[str, Any]:
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("games", total=games)
         step = max(1, games // 200)
+        shown = 0
 
         def advance(done: int, total: int) -> None:
-            if done % step == 0 or done == total:
+            nonlocal shown
+            if done - shown >= step or done == total:
                 bar.update(task, completed=done)
+                shown = done
 
-        return run_simulate(**args, progress=advance)
+        return run(**args, progress=advance)
+
+
+@app.command()
+def tournament(
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="A,B[,...]",
+            help="The bots, separated by commas: at least two, and at least P; each plays at most "
+            "one seat of a game, so repeat a name to seat a bot more than once (a name given "
+            f"twice plays as NAME#1 and NAME#2). Known: {', '.join(BOT_NAMES)}.",
+        ),
+    ] = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            metavar="N",
+            help="Games to play. With --mirror rounded up to a multiple of P (whole deals).",
+        ),
+    ] = 1000,
+    players: PlayersOption = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="S", help="Seed of the run.")] = 0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            "-w",
+            metavar="W",
+            help="Processes that play the games; the output does not depend on it.",
+        ),
+    ] = 1,
+    mirror: Annotated[
+        bool,
+        typer.Option(
+            "--mirror",
+            help="Play every deal P times with the seats rotated, so that every bot of the deal "
+            "sits in every seat with the same cards and the luck of the draw cancels out.",
+        ),
+    ] = False,
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
+    as_json: JsonOption = False,
+    progress: Annotated[
+        bool | None,
+        typer.Option(
+            "--progress/--no-progress",
+            help=f"Show a progress bar on stderr (default: for runs of {PROGRESS_MIN_GAMES} "
+            "games or more when stderr is a terminal).",
+        ),
+    ] = None,
+) -> None:
+    """Play bots against each other: win rates with 95% intervals, ratings, head-to-head.
+
+    With K bots and P players, deals come in blocks of K: each block draws a cyclic order of the
+    bots from the seed, and deal j of the block seats the P bots that follow position j, so every
+    bot plays as often as the others and in every seat. Deal k is dealt from a seed derived from
+    --seed and k (the card order of game k of simulate); every bot draws on its own random
+    generator, so the same arguments print the same output whatever --workers is.
+
+    A win shared by k players counts 1/k. The 95% interval is a Wilson interval whose sample
+    size is taken from a standard error computed over deals (games of one mirrored deal are
+    correlated). The rating is openskill's Plackett-Luce mu (start 25) with its sigma, the games
+    rated in deal order. Head-to-head: A's score against B over the games both played, 1 when A
+    placed above B and 1/2 when they placed equal (winners first, the others by the scoring).
+    """
+    with _errors():
+        rule_set = _rules(rules, rule_set_options)
+        _check_players(rule_set, players)
+        the_deck = resolve_deck(deck)
+        names = [] if bots is None else [n.strip() for n in bots.split(",")]
+        if any(not n for n in names):
+            raise ConfigError(
+                f"--bots {bots!r}: give bot names separated by commas, e.g. greedy,random"
+            )
+        total = math.ceil(games / players) * players if mirror and games >= 1 else games
+        show = (
+            progress
+            if progress is not None
+            else (total >= PROGRESS_MIN_GAMES and sys.stderr.isatty())
+        )
+        args: dict[str, Any] = {
+            "bots": names,
+            "games": games,
+            "players": players,
+            "seed": seed,
+            "rules": rule_set,
+            "deck": the_deck,
+            "mirror": mirror,
+            "workers": workers,
+        }
+        report = (
+            _with_bar("playing", total, run_tournament, args)
+            if show and games >= 1
+            else run_tournament(**args)
+        )
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        print_tournament(_stdout(), report)
 
 
 @app.command()

@@ -171,3 +171,69 @@ def print_game(
         out.append(f"unfinished game: {_waiting(final)}")
     for line in out:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _interval(pair: list[float] | None) -> str:
+    return "-" if pair is None else f"{pair[0]:.3f} to {pair[1]:.3f}"
+
+
+def print_tournament(console: Console, report: dict[str, Any]) -> None:
+    """A :func:`~hisss.sim.tournament` report: one row per bot, then the head-to-head table.
+
+    The head-to-head cell in row A, column B is A's score against B (1 when A placed above B,
+    1/2 when equal) over the games both played, with that number of games.
+    """
+    mirrored = (
+        f"mirrored ({_count(report['deals'], 'deal')}, seats rotated)"
+        if report["mirror"]
+        else "not mirrored"
+    )
+    title = (
+        f"{_count(report['games'], 'game')} · {report['players']} players · {mirrored} · rules "
+        f"{_rules_text(report['rules'])} · deck {report['deck']} "
+        f"({_count(report['deck_cards'], 'card')}) · seed {report['seed']}"
+    )
+    console.print(title, markup=False, soft_wrap=True)
+    table = Table()
+    table.add_column("bot")
+    table.add_column("games", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("mean cards", justify="right")
+    table.add_column("rating", justify="right")
+    table.add_column("± sigma", justify="right")
+    for name, row in report["bots"].items():
+        table.add_row(
+            name,
+            str(row["games"]),
+            _fmt(row["win_rate"]),
+            _interval(row["ci95"]),
+            _fmt(row["mean_cards"], 2),
+            _fmt(row["rating"], 2),
+            _fmt(row["rating_sigma"], 2),
+        )
+    console.print(table)
+    names = list(report["bots"])
+    console.print("head to head: the row's score against the column (games)", markup=False)
+    pairs = Table()
+    pairs.add_column("")
+    for name in names:
+        pairs.add_column(name, justify="right")
+    for a in names:
+        cells = []
+        for b in names:
+            cell = report["head_to_head"][a].get(b) if a != b else None
+            if cell is None:
+                cells.append("")
+            elif cell["games"] == 0:
+                cells.append("-")
+            else:
+                cells.append(f"{cell['score']:.3f} ({cell['games']})")
+        pairs.add_row(a, *cells)
+    console.print(pairs)
+    console.print(
+        "a shared win counts as a fraction; the interval is clustered by deal; "
+        "rating: openskill Plackett-Luce mu",
+        markup=False,
+        soft_wrap=True,
+    )

@@ -1,0 +1,85 @@
+"""Playing levels for the front ends: each names a bot and its budget.
+
+==========  ===========  ==================================================================
+level       bot          how it plays
+==========  ===========  ==================================================================
+``easy``    ``casual``   the rulebook's advice, but one turn in three a random legal move
+``medium``  ``greedy``   always takes the longest snake it can, otherwise plays at random
+``hard``    ``careful``  greedy, and avoids leaving the next player an easy completion
+``expert``  ``expert``   the strongest searching bot, with its default budget
+``gentle``  ``gentle``   for young children: holds back while leading, greedy when behind
+==========  ===========  ==================================================================
+
+:func:`~hisss.bots.make_bot` accepts a level name wherever a bot name is expected.
+
+>>> LEVELS["hard"]
+Level(bot='careful', budget=Budget(nodes=None, seconds=None))
+>>> make_level("medium").name
+'greedy'
+>>> make_level("impossible")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+hisss.core.errors.ConfigError: unknown level 'impossible' (levels: easy, medium, hard, expert, ...)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from hisss.bots.base import Bot, Budget
+from hisss.core import ConfigError
+
+
+class Level(NamedTuple):
+    """A level: the registry name of its bot, and its budget (``None``: the bot's own default)."""
+
+    bot: str
+    budget: Budget | None
+
+
+#: The levels, from the weakest to the strongest, then ``gentle``.
+LEVELS: dict[str, Level] = {
+    "easy": Level("casual", Budget()),
+    "medium": Level("greedy", Budget()),
+    "hard": Level("careful", Budget()),
+    "expert": Level("expert", None),
+    "gentle": Level("gentle", Budget()),
+}
+
+#: The level names, in the order they are listed in help texts.
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+
+#: One line on each level, for help texts.
+LEVEL_HELP: dict[str, str] = {
+    "easy": "takes snakes when it sees them, but often misses a move",
+    "medium": "always takes the longest snake it can (the rulebook's advice)",
+    "hard": "takes snakes and avoids leaving easy ones to the next player",
+    "expert": "searches ahead over the cards still to come",
+    "gentle": "for young children: holds back while it leads",
+}
+
+
+def make_level(name: str) -> Bot:
+    """A new bot for a level name; raises :class:`~hisss.core.ConfigError` for an unknown level,
+    or when the level's bot is not registered."""
+    # The registry in hisss.bots imports this module to accept level names, so it is imported
+    # here, at call time, once both modules are loaded.
+    from hisss.bots import make_bot  # noqa: PLC0415
+
+    key = name.strip().lower() if isinstance(name, str) else name
+    try:
+        level = LEVELS[key]
+    except (KeyError, TypeError):
+        raise ConfigError(f"unknown level {name!r} (levels: {', '.join(LEVEL_NAMES)})") from None
+    try:
+        bot = make_bot(level.bot, levels=False)
+    except ConfigError as exc:
+        raise ConfigError(
+            f"level {key!r} plays the bot {level.bot!r}, which is not available: {exc}"
+        ) from None
+    if level.budget is not None:
+        bot.budget = level.budget
+    return bot
+
+
+__all__ = ["LEVELS", "LEVEL_HELP", "LEVEL_NAMES", "Level", "make_level"]

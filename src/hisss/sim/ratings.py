@@ -1,0 +1,258 @@
+"""Tournament statistics: win rates with honest intervals, openskill ratings, head-to-head scores.
+
+The input is a list of :class:`TournamentGame`: for each game, the deal it was played from, which
+entry (bot) sat in each seat, the cards each seat took and each seat's place. :func:`summarize`
+turns it into the per-bot figures and the head-to-head table of ``hisss tournament``.
+
+**Scores.** A win counts 1; a win shared by ``k`` seats counts ``1/k`` to each of them; a loss
+counts 0. A bot's *win rate* is its mean score over the games it played. In the head-to-head table,
+bot A's score against bot B in a game where both played is 1 when A placed above B, 1/2 when they
+placed equal and 0 when A placed below B (places: every winner first, the others by the rules'
+scoring measure and its tie-break; see :func:`hisss.sim.tournament.placements`).
+
+**Intervals.** The games of one deal are correlated: a mirrored deal is played once per seat
+rotation with the same card order, so its games are not independent draws. The standard error is
+therefore computed over deals (deals are the independent clusters): with ``s_d`` the bot's summed
+score and ``c_d`` its number of games in deal ``d`` (``D`` deals, ``w = Σs_d / Σc_d``), the
+cluster-robust standard error of the ratio mean is ``SE² = D/(D-1) · Σ(s_d - w·c_d)² / (Σc_d)²``.
+With one game per deal (no ``--mirror``) this is the ordinary standard error of the mean, and with
+equal cluster sizes it is the standard error of the per-deal means. The 95% interval is then
+Wilson's score interval at the *effective sample size* ``n_eff = w(1-w) / SE²`` (Kish's design
+effect), which stays inside [0, 1] and behaves well near 0 and 1. When the deals show no spread at
+all (``SE = 0``: every deal gave the same mean, e.g. a bot that won every game), the interval is
+Wilson's with one observation per deal (``n_eff = D``), which is conservative.
+
+**Ratings.** Every game is rated with openskill's Plackett-Luce model, one team of one player per
+seat, ranked by place (ties allowed), processed in deal order and then seat-rotation order, so the
+ratings are deterministic. Bots do not change strength during a tournament, so the model's
+additive dynamics factor ``tau`` is 0: the uncertainty ``sigma`` shrinks as games accumulate. The
+reported ``rating`` is the posterior mean ``mu`` (start 25) and ``rating_sigma`` its ``sigma``
+(start 25/3); a conservative single figure is ``mu - 3·sigma``.
+
+>>> games = [
+...     TournamentGame(deal=1, rotation=0, entries=(0, 1), cards=(5, 2), places=(0, 1)),
+...     TournamentGame(deal=2, rotation=0, entries=(1, 0), cards=(3, 3), places=(0, 0)),
+... ]
+>>> out = summarize(["a", "b"], games)
+>>> out["bots"]["a"]["win_rate"], out["bots"]["b"]["win_rate"], out["bots"]["a"]["mean_cards"]
+(0.75, 0.25, 4.0)
+>>> out["head_to_head"]["a"]["b"]["score"], out["head_to_head"]["a"]["b"]["games"]
+(0.75, 2)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from hisss.core import ConfigError
+
+#: The two-sided 95% quantile of the standard normal distribution.
+Z95 = 1.959963984540054
+
+#: Decimal places of the figures in a report (enough for any run, and stable across platforms).
+PLACES = 6
+
+#: A one-line description of the rating method, carried in reports.
+RATING_MODEL = "openskill Plackett-Luce, tau 0; rating = mu (start 25), rating_sigma = sigma"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGame:
+    """One game of a tournament, as the statistics see it."""
+
+    #: The deal the game was played from (counted from 1); games of one deal share a card order.
+    deal: int
+    #: The seat rotation of the deal (0 without ``--mirror``; 0 to P-1 with it).
+    rotation: int
+    #: The entry (index into the tournament's bots) in each seat, seat 1 first.
+    entries: tuple[int, ...]
+    #: The cards in each seat's pit at the end.
+    cards: tuple[int, ...]
+    #: Each seat's place: the number of seats placed above it (0 for every winner).
+    places: tuple[int, ...]
+
+    def score(self, seat: int) -> float:
+        """The seat's share of the win: 1, ``1/k`` for a win shared by ``k`` seats, or 0."""
+        if self.places[seat] != 0:
+            return 0.0
+        return 1.0 / self.places.count(0)
+
+
+@dataclass(slots=True)
+class _Clustered:
+    """Scores grouped by deal: per deal, the summed score and the number of games."""
+
+    sums: dict[int, float]
+    counts: dict[int, int]
+
+    @classmethod
+    def empty(cls) -> _Clustered:
+        return cls({}, {})
+
+    def add(self, deal: int, score: float) -> None:
+        self.sums[deal] = self.sums.get(deal, 0.0) + score
+        self.counts[deal] = self.counts.get(deal, 0) + 1
+
+    @property
+    def games(self) -> int:
+        return sum(self.counts.values())
+
+    def mean(self) -> float | None:
+        games = self.games
+        return sum(self.sums.values()) / games if games else None
+
+    def interval(self) -> tuple[float, float] | None:
+        return clustered_interval(
+            [(self.sums[d], self.counts[d]) for d in sorted(self.counts)], Z95
+        )
+
+
+def wilson_interval(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion ``p`` observed over ``n`` (effective) trials.
+
+    >>> lo, hi = wilson_interval(0.5, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    >>> lo, hi = wilson_interval(1.0, 10)
+    >>> round(lo, 4), hi
+    (0.7225, 1.0)
+    """
+    if n <= 0:
+        raise ConfigError(f"an interval needs a positive number of trials, not {n}")
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2.0 * n)) / denom
+    half = z * math.sqrt(max(p * (1.0 - p), 0.0) / n + z2 / (4.0 * n * n)) / denom
+    lo = 0.0 if p <= 0.0 else max(0.0, centre - half)  # exact ends for all-or-nothing scores
+    hi = 1.0 if p >= 1.0 else min(1.0, centre + half)
+    return lo, hi
+
+
+def clustered_interval(
+    clusters: Sequence[tuple[float, int]], z: float = Z95
+) -> tuple[float, float] | None:
+    """The interval of a mean score in [0, 1] from ``(summed score, games)`` per cluster (deal).
+
+    The cluster-robust standard error and the design-effect Wilson interval of the module
+    docstring; ``None`` with no games.
+
+    >>> lo, hi = clustered_interval([(1.0, 1), (0.0, 1)] * 50)  # 100 games, one per deal
+    >>> round(lo, 4), round(hi, 4)
+    (0.4034, 0.5966)
+    >>> clustered_interval([(1.0, 2)] * 20) == wilson_interval(0.5, 20)  # no spread: n_eff = D
+    True
+    """
+    clusters = [(s, c) for s, c in clusters if c > 0]
+    games = sum(c for _, c in clusters)
+    if not games:
+        return None
+    deals = len(clusters)
+    mean = sum(s for s, _ in clusters) / games
+    mean = min(1.0, max(0.0, mean))
+    spread = sum((s - mean * c) ** 2 for s, c in clusters) if deals > 1 else 0.0
+    variance = deals / (deals - 1) * spread / (games * games) if deals > 1 else 0.0
+    if variance > 0.0 and 0.0 < mean < 1.0:
+        effective = mean * (1.0 - mean) / variance
+    else:
+        effective = float(deals)
+    return wilson_interval(mean, effective, z)
+
+
+def openskill_ratings(entries: int, games: Sequence[TournamentGame]) -> list[tuple[float, float]]:
+    """``(mu, sigma)`` of each entry after rating ``games`` in the order given (see above)."""
+    model = PlackettLuce(tau=0.0)
+    ratings: list[PlackettLuceRating] = [model.rating() for _ in range(entries)]
+    for game in games:
+        teams = [[ratings[e]] for e in game.entries]
+        rated = model.rate(teams, ranks=[float(p + 1) for p in game.places])
+        for entry, team in zip(game.entries, rated, strict=True):
+            ratings[entry] = team[0]
+    return [(r.mu, r.sigma) for r in ratings]
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, PLACES)
+
+
+def _pair(interval: tuple[float, float] | None) -> list[float] | None:
+    return None if interval is None else [round(interval[0], PLACES), round(interval[1], PLACES)]
+
+
+def _check(names: Sequence[str], games: Sequence[TournamentGame]) -> None:
+    if len(set(names)) != len(names):
+        raise ConfigError(f"bot names must be distinct, not {list(names)}")
+    for game in games:
+        seats = len(game.entries)
+        if len(game.cards) != seats or len(game.places) != seats:
+            raise ConfigError(f"deal {game.deal}: entries, cards and places differ in length")
+        if len(set(game.entries)) != seats or not all(0 <= e < len(names) for e in game.entries):
+            raise ConfigError(f"deal {game.deal}: bad entries {game.entries}")
+        if 0 not in game.places:
+            raise ConfigError(f"deal {game.deal}: a game needs a winner (place 0)")
+
+
+def summarize(names: Sequence[str], games: Sequence[TournamentGame]) -> dict[str, Any]:
+    """The per-bot figures and the head-to-head table of ``games`` between the entries ``names``.
+
+    Returns ``{"bots": {NAME: {"games", "win_rate", "ci95", "mean_cards", "rating",
+    "rating_sigma"}}, "head_to_head": {A: {B: {"games", "score", "ci95"}}}}`` (see the module
+    docstring for the methods); a figure with no games behind it is ``None``. The games are taken
+    in (deal, rotation) order whatever order they come in, so the result depends only on the set
+    of games.
+    """
+    _check(names, games)
+    ordered = sorted(games, key=lambda g: (g.deal, g.rotation))
+    k = len(names)
+    wins = [_Clustered.empty() for _ in range(k)]
+    cards = [0] * k
+    pairs = [[_Clustered.empty() for _ in range(k)] for _ in range(k)]
+    for game in ordered:
+        for seat, entry in enumerate(game.entries):
+            wins[entry].add(game.deal, game.score(seat))
+            cards[entry] += game.cards[seat]
+            mine = game.places[seat]
+            for other_seat, other in enumerate(game.entries):
+                if other_seat != seat:
+                    theirs = game.places[other_seat]
+                    score = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+                    pairs[entry][other].add(game.deal, score)
+    ratings = openskill_ratings(k, ordered)
+    bots: dict[str, dict[str, Any]] = {}
+    for entry, name in enumerate(names):
+        played = wins[entry].games
+        bots[name] = {
+            "games": played,
+            "win_rate": _round(wins[entry].mean()),
+            "ci95": _pair(wins[entry].interval()),
+            "mean_cards": _round(cards[entry] / played if played else None),
+            "rating": _round(ratings[entry][0]),
+            "rating_sigma": _round(ratings[entry][1]),
+        }
+    head_to_head: dict[str, dict[str, dict[str, Any]]] = {}
+    for a, name_a in enumerate(names):
+        head_to_head[name_a] = {
+            name_b: {
+                "games": pairs[a][b].games,
+                "score": _round(pairs[a][b].mean()),
+                "ci95": _pair(pairs[a][b].interval()),
+            }
+            for b, name_b in enumerate(names)
+            if b != a
+        }
+    return {"bots": bots, "head_to_head": head_to_head}
+
+
+__all__ = [
+    "RATING_MODEL",
+    "Z95",
+    "TournamentGame",
+    "clustered_interval",
+    "openskill_ratings",
+    "summarize",
+    "wilson_interval",
+]
