@@ -1,6 +1,6 @@
 """The ``hisss`` command line (a Typer application); :func:`main` is the console script.
 
-Run ``hisss --help`` for the commands: ``simulate``, ``bench`` and ``replay``.
+Run ``hisss --help`` for the commands: ``simulate``, ``tournament``, ``bench`` and ``replay``.
 """
 
 from hisss.cli.app import app, main
