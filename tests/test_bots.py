@@ -13,11 +13,9 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from hisss.bots import (
     BOT_NAMES,
@@ -38,8 +36,6 @@ from hisss.bots.careful import lookahead_values
 from hisss.bots.features import best_claim, best_claim_on, claim_of, claim_profile
 from hisss.bots.levels import LEVEL_HELP, Level
 from hisss.core import (
-    ALL_PAIRS,
-    DOUBLE,
     RAINBOW,
     Action,
     ConfigError,
@@ -57,43 +53,9 @@ from hisss.core import (
 )
 from hisss.core.cards import ALL_CARDS
 from hisss.sim.play import play_game
+from strategies import Setup, setups
 
 CLASSIC = get_rules("classic")
-
-RULE_SETS: list[Rules] = [
-    CLASSIC,
-    get_rules("pl"),
-    Rules(forced_placement=False),
-    Rules(scoring=Scoring.SNAKES),
-    Rules(scoring=Scoring.LONGEST),
-    Rules(scoring=Scoring.FIRST_TO, target=6),
-    Rules(forced_placement=False, join_claim=JoinClaim.ALWAYS, scoring=Scoring.SNAKES),
-]
-
-user_decks = st.dictionaries(
-    st.sampled_from([str(c) for c in ALL_CARDS]), st.integers(1, 4), min_size=1, max_size=12
-).map(lambda cards: Deck.from_mapping({"name": "random", "cards": cards}))
-BUILT_IN = [RAINBOW, ALL_PAIRS, DOUBLE]
-decks = st.integers(0, 4).flatmap(lambda k: st.just(BUILT_IN[k]) if k < 3 else user_decks)
-
-
-@dataclass(frozen=True)
-class Setup:
-    seed: int
-    players: int
-    rules: Rules
-    deck: Deck
-
-
-@st.composite
-def setups(draw: st.DrawFn) -> Setup:
-    seed = draw(st.integers(0, 2**32 - 1))
-    players = draw(st.integers(2, 6))
-    rules = draw(st.sampled_from(RULE_SETS))
-    if players == 6:
-        rules = replace(rules, six_players=True)
-    return Setup(seed, players, rules, draw(decks))
-
 
 SETTINGS = settings(max_examples=60, deadline=None, database=None)
 

@@ -8,26 +8,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hisss.core import (
-    ALL_PAIRS,
-    DOUBLE,
-    RAINBOW,
     Action,
     Card,
     Colour,
-    Deck,
     End,
     JoinClaim,
-    Rules,
     Scoring,
     State,
-    get_rules,
     new_game,
     parse_action,
     parse_card,
@@ -36,46 +29,7 @@ from hisss.core import (
 from hisss.core.actions import cap, extend, join
 from hisss.core.cards import ALL_CARDS, WHEEL, CardKind
 from hisss.core.snake import check_snake
-
-RULE_SETS: list[Rules] = [
-    get_rules("classic"),
-    get_rules("pl"),
-    Rules(forced_placement=False),
-    Rules(scoring=Scoring.SNAKES),
-    Rules(scoring=Scoring.LONGEST),
-    Rules(scoring=Scoring.FIRST_TO, target=5),
-    Rules(scoring=Scoring.FIRST_TO, target=12),
-    Rules(forced_placement=False, join_claim=JoinClaim.ALWAYS, scoring=Scoring.SNAKES),
-]
-
-CARD_NAMES = [str(c) for c in ALL_CARDS]
-
-user_decks = st.dictionaries(
-    st.sampled_from(CARD_NAMES), st.integers(1, 4), min_size=1, max_size=10
-).map(lambda cards: Deck.from_mapping({"name": "random", "cards": cards}))
-
-BUILT_IN = [RAINBOW, ALL_PAIRS, DOUBLE]
-# built-in decks three times in five, small random user decks otherwise
-decks = st.integers(0, 4).flatmap(lambda k: st.just(BUILT_IN[k]) if k < 3 else user_decks)
-
-
-@dataclass(frozen=True)
-class Setup:
-    seed: int
-    players: int
-    rules: Rules
-    deck: Deck
-
-
-@st.composite
-def setups(draw: st.DrawFn) -> Setup:
-    seed = draw(st.integers(0, 2**32 - 1))
-    players = draw(st.integers(2, 6))
-    rules = draw(st.sampled_from(RULE_SETS))
-    if players == 6:
-        rules = replace(rules, six_players=True)
-    return Setup(seed, players, rules, draw(decks))
-
+from strategies import Setup, setups
 
 SETTINGS = settings(max_examples=100, deadline=None, database=None)
 
