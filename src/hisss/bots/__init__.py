@@ -25,9 +25,13 @@ from collections.abc import Callable, Sequence
 
 from hisss.bots.base import Bot, Budget
 from hisss.bots.careful import CarefulBot
+from hisss.bots.endgame import EndgameBot
+from hisss.bots.expectimax import ExpectimaxBot
+from hisss.bots.expert import ExpertBot
 from hisss.bots.gentle import GentleBot
 from hisss.bots.greedy import CasualBot, GreedyBot
 from hisss.bots.levels import LEVEL_NAMES, LEVELS, make_level
+from hisss.bots.mcts import MctsBot
 from hisss.bots.random_bot import RandomBot
 from hisss.core import ConfigError
 
@@ -37,6 +41,10 @@ _FACTORIES: dict[str, Callable[[], Bot]] = {
     "greedy": GreedyBot,
     "careful": CarefulBot,
     "gentle": GentleBot,
+    "expectimax": ExpectimaxBot,
+    "mcts": MctsBot,
+    "endgame": EndgameBot,
+    "expert": ExpertBot,
 }
 
 #: The names :func:`make_bot` knows, in the order they are listed in help texts.
