@@ -468,3 +468,20 @@ def test_simulate_bad_set_is_one_clear_error(setting: str, message: str) -> None
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_movetimes_prints_the_figures_of_a_bot() -> None:
+    data = _json(_run("movetimes", "careful", "--games", "2", "--json"))
+    assert data["bot"] == "careful" and data["games"] == 2
+    choice = data["choice"]
+    assert isinstance(choice, dict)
+    assert choice["count"] > 0
+    assert 0 <= choice["median"] <= choice["p90"] <= choice["p99"] <= choice["max"]
+    table = _run("movetimes", "greedy", "--games", "1")
+    assert table.exit_code == 0 and "with a choice" in table.output
+
+
+def test_movetimes_rejects_unknown_bots_clearly() -> None:
+    result = _run("movetimes", "nobody")
+    assert result.exit_code == 2
+    assert "unknown bot 'nobody'" in result.output

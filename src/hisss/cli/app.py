@@ -22,14 +22,21 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from hisss import __version__
-from hisss.bots import BOT_NAMES, make_bots
-from hisss.cli.render import print_bench, print_game, print_simulation, print_tournament
+from hisss.bots import BOT_NAMES, make_bot, make_bots
+from hisss.cli.render import (
+    print_bench,
+    print_game,
+    print_move_times,
+    print_simulation,
+    print_tournament,
+)
 from hisss.core import PRESETS, ConfigError, HisssError, Rules
 from hisss.record import load_record, replay, resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
 from hisss.sim import tournament as run_tournament
 from hisss.sim.bench import DEFAULT_SECONDS
+from hisss.sim.movetimes import move_times
 
 #: Runs of at least this many games show a progress bar (when stderr is a terminal).
 PROGRESS_MIN_GAMES = 2000
@@ -386,6 +393,48 @@ def bench(
         typer.echo(json.dumps(figures, indent=2))
     else:
         print_bench(_stdout(), figures)
+
+
+@app.command()
+def movetimes(
+    bot: Annotated[
+        str, typer.Argument(metavar="BOT", help="A bot or level name, e.g. expert or hard.")
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Games to time the bot over.")
+    ] = 20,
+    players: PlayersOption = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="S", help="Seed of the games.")] = 0,
+    opponent: Annotated[
+        str,
+        typer.Option(
+            "--opponent", "-o", metavar="BOT", help="The bot in the other seats (default greedy)."
+        ),
+    ] = "greedy",
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
+    as_json: JsonOption = False,
+) -> None:
+    """Time a bot's decisions over real games: median, 90th and 99th percentile, worst, mean.
+
+    The bot sits in a different seat each game against the --opponent bot. Decisions with a single
+    legal placement are free; the "with a choice" row shows the bot's thinking.
+    """
+    with _errors():
+        rule_set = _rules(rules, rule_set_options)
+        _check_players(rule_set, players)
+        if games < 1:
+            raise ConfigError(f"games must be a whole number of at least 1, not {games}")
+        the_deck = resolve_deck(deck)
+        others = [make_bot(opponent) for _ in range(players - 1)]
+        figures = move_times(
+            make_bot(bot), games, players, seed, opponents=others, rules=rule_set, deck=the_deck
+        )
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2))
+    else:
+        print_move_times(_stdout(), figures)
 
 
 @app.command("replay")

@@ -88,6 +88,30 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
         )
 
 
+def print_move_times(console: Console, figures: dict[str, Any]) -> None:
+    """A table of the figures of :func:`~hisss.sim.movetimes.move_times`, in milliseconds."""
+    console.print(
+        f"{figures['bot']}: {_count(figures['decisions'], 'decision')} over "
+        f"{_count(figures['games'], 'game')} of {figures['players']} players, "
+        f"{figures['seconds']:.2f} s of thinking",
+        markup=False,
+        soft_wrap=True,
+    )
+    table = Table()
+    table.add_column("decisions")
+    table.add_column("count", justify="right")
+    for column in ("median", "p90", "p99", "max", "mean"):
+        table.add_column(f"{column} ms", justify="right")
+    for key, label in (("all", "all"), ("choice", "with a choice")):
+        row = figures[key]
+        cells = [
+            "-" if row[c] is None else f"{row[c] * 1000:,.3f}"
+            for c in ("median", "p90", "p99", "max", "mean")
+        ]
+        table.add_row(label, f"{row['count']:,}", *cells)
+    console.print(table)
+
+
 def _table_lines(state: State) -> list[str]:
     if not state.table:
         return ["    table  (empty)"]
