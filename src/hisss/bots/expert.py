@@ -15,10 +15,11 @@ How it decides
   evaluation (:mod:`hisss.bots.evaluation`) at its leaves picks the placement with the best
   expected final card margin, deepened iteratively within its node budget.
 
-Both budgets are node counts, so the expert's moves are deterministic for a seed on any machine
-as long as the time limit of its :class:`~hisss.bots.base.Budget` (0.3 s by default, a safety
-net for slow machines) is not reached; that limit covers the whole move, solver and search.
-The defaults keep its median move under 0.05 s and its slowest under 0.5 s on a small machine.
+Both budgets are node counts, so by default the expert's moves are deterministic for a seed on
+any machine (tournaments rely on it). A time limit in its :class:`~hisss.bots.base.Budget` (the
+``expert`` level adds 0.3 s, a safety net for slow machines in interactive play) covers the whole
+move, solver and search, at the price of that determinism once it is reached. The node budgets
+keep its median move under 0.05 s and its slowest under 0.5 s on a small machine.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class ExpertBot(Bot):
     """
 
     name = "expert"
-    default_budget = Budget(nodes=6000, seconds=0.3)
+    default_budget = Budget(nodes=6000)
 
     def __init__(
         self,

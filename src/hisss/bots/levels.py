@@ -42,7 +42,9 @@ LEVELS: dict[str, Level] = {
     "easy": Level("casual", Budget()),
     "medium": Level("greedy", Budget()),
     "hard": Level("careful", Budget()),
-    "expert": Level("expert", None),
+    # The same node budget as the bot's default, with a time limit as a safety net for slow
+    # machines in interactive play (tournaments use the bot by name, without a time limit).
+    "expert": Level("expert", Budget(nodes=6000, seconds=0.3)),
     "gentle": Level("gentle", Budget()),
 }
 
