@@ -213,7 +213,7 @@ class MctsBot(Bot):
     """UCT with chance nodes and greedy rollouts (see the module docstring)."""
 
     name = "mcts"
-    default_budget = Budget(nodes=20_000)
+    default_budget = Budget(nodes=8_000)
 
     def __init__(self, budget: Budget | None = None, exploration: float = 0.7) -> None:
         super().__init__(budget)
