@@ -1,4 +1,5 @@
-"""Hypothesis strategies shared by the tests: seeded game set-ups over every deck and option."""
+"""Shared test support: Hypothesis strategies for seeded game set-ups over every deck and option,
+and a snapshot of everything observable about a position."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from hisss.core import ALL_PAIRS, DOUBLE, RAINBOW, Deck, JoinClaim, Rules, Scoring, get_rules
+from hisss.core import ALL_PAIRS, DOUBLE, RAINBOW, Deck, JoinClaim, Rules, Scoring, State, get_rules
 from hisss.core.cards import ALL_CARDS
 
 #: Rule sets that cover every option.
@@ -52,3 +53,26 @@ def setups(draw: st.DrawFn) -> Setup:
     if players == 6:
         rules = replace(rules, six_players=True)
     return Setup(seed, players, rules, draw(decks))
+
+
+Snapshot = tuple[object, ...]
+
+
+def snapshot(state: State) -> Snapshot:
+    """Everything observable about a position: equal snapshots mean nothing changed."""
+    return (
+        state.table,
+        state.pits,
+        state.drawn,
+        state.to_move,
+        state.turns,
+        state.remaining,
+        state.remaining_counts(),
+        state.is_terminal(),
+        state.is_chance_node(),
+        state.current_player,
+        [str(a) for a in state.legal_actions()],
+        state.chance_outcomes(),
+        state.describe(),
+        state.result(),
+    )

@@ -30,6 +30,7 @@ from hisss.core import (
     new_game,
     parse_card,
 )
+from strategies import snapshot
 
 RULES = [
     PRESETS["classic"],
@@ -60,18 +61,6 @@ def random_small_position(rng: random.Random) -> tuple[State, int]:
     if state.is_chance_node() and state.started and rng.random() < 0.5:
         state.draw(order[stop])
     return state, rng.randrange(players)
-
-
-def snapshot(state: State) -> tuple[object, ...]:
-    return (
-        state.table,
-        state.pits,
-        state.drawn,
-        state.to_move,
-        state.turns,
-        state.remaining_counts(),
-        state.is_terminal(),
-    )
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -29,7 +29,7 @@ from hisss.core import (
 from hisss.core.actions import cap, extend, join
 from hisss.core.cards import ALL_CARDS, WHEEL, CardKind
 from hisss.core.snake import check_snake
-from strategies import Setup, setups
+from strategies import Setup, setups, snapshot
 
 SETTINGS = settings(max_examples=100, deadline=None, database=None)
 
@@ -83,25 +83,6 @@ def check_invariants(state: State) -> None:
             # only the first-to scoring ends a game before the last card
             assert state.rules.scoring is Scoring.FIRST_TO
             assert max(state.pit_cards(s) for s in range(state.players)) >= state.rules.target
-
-
-Snapshot = tuple[object, ...]
-
-
-def snapshot(state: State) -> Snapshot:
-    return (
-        state.table,
-        state.pits,
-        state.drawn,
-        state.to_move,
-        state.turns,
-        state.remaining,
-        state.remaining_counts(),
-        state.is_terminal(),
-        state.is_chance_node(),
-        [str(a) for a in state.legal_actions()],
-        state.result(),
-    )
 
 
 def play(setup: Setup, visit: Callable[[State, random.Random], None]) -> State:

@@ -40,10 +40,10 @@ from hisss.core import (
 from hisss.core.cards import ALL_CARDS, CardKind
 from hisss.core.errors import NotationError
 from hisss.core.snake import check_snake
+from strategies import snapshot
 
 PL = get_rules("pl")
 UNFORCED = Rules(forced_placement=False)
-
 
 # --------------------------------------------------------------------------- helpers
 
@@ -76,28 +76,6 @@ def table(state: State) -> list[str]:
 
 def pits(state: State) -> list[list[str]]:
     return [[str(s) for s in pit] for pit in state.pits]
-
-
-Snapshot = tuple[object, ...]
-
-
-def snapshot(state: State) -> Snapshot:
-    """Everything observable about a position."""
-    return (
-        state.table,
-        state.pits,
-        state.drawn,
-        state.to_move,
-        state.turns,
-        state.remaining,
-        state.remaining_counts(),
-        state.is_terminal(),
-        state.is_chance_node(),
-        state.current_player,
-        [str(a) for a in state.legal_actions()],
-        state.chance_outcomes(),
-        state.describe(),
-    )
 
 
 # --------------------------------------------------------------------------- §1 decks

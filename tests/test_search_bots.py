@@ -39,6 +39,7 @@ from hisss.core import (
 )
 from hisss.sim.movetimes import move_times, percentile, summarise
 from hisss.sim.play import play_game
+from strategies import snapshot
 
 RULES = [
     PRESETS["classic"],
@@ -74,18 +75,6 @@ def random_decision(rng: random.Random) -> State:
         if state.is_chance_node() and state.started:
             state.draw(order[stop])
             return state
-
-
-def snapshot(state: State) -> tuple[object, ...]:
-    return (
-        state.table,
-        state.pits,
-        state.drawn,
-        state.to_move,
-        state.turns,
-        state.remaining_counts(),
-        state.legal_actions(),
-    )
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))
