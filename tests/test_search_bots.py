@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from hisss.bots.base import Bot, Budget
+from hisss.bots.careful import CarefulBot
 from hisss.bots.endgame import EndgameBot, EndgameSolver
 from hisss.bots.evaluation import (
     DEFAULT_EVALUATOR,
@@ -244,3 +245,23 @@ def test_move_times() -> None:
         move_times(ExpectimaxBot(), games=0)
     with pytest.raises(ValueError):
         move_times(ExpectimaxBot(), games=1, players=3, opponents=[ExpectimaxBot()])
+
+
+def test_expert_plays_as_careful_at_a_big_table() -> None:
+    """From four players up the expert's choices are careful's, for the same generator."""
+    compared = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = new_game(4, get_rules("classic"), RAINBOW)
+        for card in deal(RAINBOW, rng):
+            state.draw(card)
+            if state.drawn is None:
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                expert = ExpertBot().choose(state, random.Random(compared))
+                careful = CarefulBot().choose(state, random.Random(compared))
+                assert expert == careful
+                compared += 1
+            state.push(legal[0])
+    assert compared > 20

@@ -3,6 +3,11 @@
 How it decides
 --------------
 * A decision with a single legal placement is played at once.
+* At a table of ``many_players`` (4) or more, it plays as ``careful`` (:mod:`hisss.bots.careful`).
+  The search and the solver below aim at the margin over the best opponent, which fits a
+  two-player game; measured over mirrored deals against four ``greedy`` players, that expert won
+  18.4% of 1,000 five-player games (95% interval 16.3-20.6%) where ``careful`` won 20.5% of
+  20,000 (20.0-21.0%), so the one-draw lookahead is the stronger play there.
 * Once at most ``solver_cards`` cards remain, the exact endgame solver
   (:mod:`hisss.bots.endgame`) computes every placement's exact win share under optimal play and
   the expert plays the best; among placements of equal win share (a game already decided, for
@@ -28,6 +33,7 @@ import random
 import time
 
 from hisss.bots.base import Bot, Budget
+from hisss.bots.careful import CarefulBot
 from hisss.bots.endgame import EndgameSolver
 from hisss.bots.evaluation import DEFAULT_EVALUATOR, Evaluator
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
@@ -38,7 +44,8 @@ class ExpertBot(Bot):
     """The strongest combination of the search bots (see the module docstring).
 
     ``budget`` bounds the midgame search (nodes and/or seconds); ``solver_nodes`` the exact
-    solver; ``solver_cards`` is the number of remaining cards from which the solver is tried.
+    solver; ``solver_cards`` is the number of remaining cards from which the solver is tried;
+    from ``many_players`` players up it plays as ``careful``.
     """
 
     name = "expert"
@@ -51,8 +58,11 @@ class ExpertBot(Bot):
         solver_cards: int = 9,
         solver_nodes: int = 40_000,
         evaluator: Evaluator = DEFAULT_EVALUATOR,
+        many_players: int = 4,
     ) -> None:
         super().__init__(budget)
+        self.many_players = many_players
+        self.careful = CarefulBot()
         self.depth = depth
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
@@ -87,6 +97,8 @@ class ExpertBot(Bot):
             raise IllegalActionError(
                 "a choice", state.describe(), "no card is waiting to be placed"
             )
+        if state.players >= self.many_players:
+            return self.careful.choose(state, rng)
         start = time.perf_counter()
         exact = self.exact_values(state)
         if exact is None:
