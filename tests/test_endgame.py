@@ -23,30 +23,19 @@ from hisss.core import (
     PRESETS,
     RAINBOW,
     Deck,
-    Rules,
-    Scoring,
     State,
     deal,
     new_game,
     parse_card,
 )
-from strategies import snapshot
-
-RULES = [
-    PRESETS["classic"],
-    PRESETS["pl"],
-    Rules(forced_placement=False),
-    Rules(scoring=Scoring.SNAKES),
-    Rules(scoring=Scoring.LONGEST),
-    Rules(scoring=Scoring.FIRST_TO, target=4),
-]
+from strategies import RULE_SETS, snapshot
 
 
 def random_small_position(rng: random.Random) -> tuple[State, int]:
     """A random position of a small deck with at most six cards left, and a seat to solve for."""
     base = rng.choice([RAINBOW, ALL_PAIRS, DOUBLE])
     deck = Deck.from_cards("small", rng.sample(base.cards(), rng.randint(4, 9)))
-    rules = rng.choice(RULES)
+    rules = rng.choice(RULE_SETS)
     players = rng.randint(2, 4)
     state = new_game(players, rules, deck)
     order = deal(deck, rng)

@@ -28,10 +28,7 @@ from hisss.bots.expert import ExpertBot
 from hisss.bots.mcts import MctsBot
 from hisss.core import (
     BUILTIN_DECKS,
-    PRESETS,
     RAINBOW,
-    Rules,
-    Scoring,
     State,
     deal,
     get_rules,
@@ -40,16 +37,7 @@ from hisss.core import (
 )
 from hisss.sim.movetimes import move_times, percentile, summarise
 from hisss.sim.play import play_game
-from strategies import snapshot
-
-RULES = [
-    PRESETS["classic"],
-    PRESETS["pl"],
-    Rules(forced_placement=False),
-    Rules(scoring=Scoring.SNAKES),
-    Rules(scoring=Scoring.LONGEST),
-    Rules(scoring=Scoring.FIRST_TO, target=12),
-]
+from strategies import RULE_SETS, snapshot
 
 BOTS: dict[str, Callable[[], Bot]] = {
     "expectimax": lambda: ExpectimaxBot(Budget(nodes=400)),
@@ -63,7 +51,7 @@ def random_decision(rng: random.Random) -> State:
     """A random decision point of a random game: any deck, rule option and 2 to 5 players."""
     while True:
         deck = rng.choice(list(BUILTIN_DECKS.values()))
-        state = new_game(rng.randint(2, 5), rng.choice(RULES), deck)
+        state = new_game(rng.randint(2, 5), rng.choice(RULE_SETS), deck)
         order = deal(deck, rng)
         stop = rng.randrange(1, len(order))
         for card in order[:stop]:

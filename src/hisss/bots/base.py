@@ -19,7 +19,15 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-from hisss.core import Action, ConfigError, State
+from hisss.core import Action, ConfigError, IllegalActionError, State
+
+
+def legal_choices(state: State) -> list[Action]:
+    """``state.legal_actions()``, raising :class:`IllegalActionError` when no card is waiting."""
+    legal = state.legal_actions()
+    if not legal:
+        raise IllegalActionError("a choice", state.describe(), "no card is waiting to be placed")
+    return legal
 
 
 @dataclass(frozen=True, slots=True)

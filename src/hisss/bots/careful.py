@@ -50,9 +50,9 @@ from __future__ import annotations
 
 import random
 
-from hisss.bots.base import Bot
+from hisss.bots.base import Bot, legal_choices
 from hisss.bots.features import claim_of, claim_profile, expected_claim, remaining_weights
-from hisss.bots.greedy import greedy_action, legal_choices
+from hisss.bots.greedy import greedy_action
 from hisss.core import Action, JoinClaim, Scoring, State
 
 #: Under ``snakes`` scoring, the value of taking one snake (its cards are added as a tie-break).

@@ -51,7 +51,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from hisss.bots.base import Bot, Budget, Clock
+from hisss.bots.base import Bot, Budget, Clock, legal_choices
 from hisss.bots.evaluation import (
     DEFAULT_EVALUATOR,
     HEAD_CODE,
@@ -60,7 +60,7 @@ from hisss.bots.evaluation import (
     remaining_counts,
 )
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
-from hisss.core import WHEEL, WILD, Action, CardKind, IllegalActionError, Scoring, State
+from hisss.core import WHEEL, WILD, Action, CardKind, Scoring, State
 from hisss.core.cards import card_from_code
 
 _HEAD = CardKind.HEAD
@@ -358,13 +358,9 @@ class EndgameBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The solver's best placement when it applies, else the search's."""
-        legal = state.legal_actions()
+        legal = legal_choices(state)
         if len(legal) == 1:
             return legal[0]
-        if not legal:
-            raise IllegalActionError(
-                "a choice", state.describe(), "no card is waiting to be placed"
-            )
         exact = self.solve_or_none(state)
         if exact is None:
             values, _ = search_values(state, legal, DEFAULT_EVALUATOR, Budget(nodes=1500), 1)

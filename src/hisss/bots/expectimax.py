@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import random
 
-from hisss.bots.base import Bot, Budget, Clock
+from hisss.bots.base import Bot, Budget, Clock, legal_choices
 from hisss.bots.evaluation import (
     DEFAULT_EVALUATOR,
     Evaluator,
@@ -50,7 +50,7 @@ from hisss.bots.evaluation import (
     pit_measure,
     remaining_counts,
 )
-from hisss.core import Action, IllegalActionError, State
+from hisss.core import Action, State
 from hisss.core.cards import card_from_code
 
 
@@ -220,13 +220,9 @@ class ExpectimaxBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The placement with the best searched margin for the seat to move."""
-        legal = state.legal_actions()
+        legal = legal_choices(state)
         if len(legal) == 1:
             return legal[0]
-        if not legal:
-            raise IllegalActionError(
-                "a choice", state.describe(), "no card is waiting to be placed"
-            )
         values, _ = search_values(state, legal, self.evaluator, self.budget, self.depth)
         return pick_best(legal, values, rng)
 

@@ -32,12 +32,12 @@ from __future__ import annotations
 import random
 import time
 
-from hisss.bots.base import Bot, Budget
+from hisss.bots.base import Bot, Budget, legal_choices
 from hisss.bots.careful import CarefulBot
 from hisss.bots.endgame import EndgameSolver
 from hisss.bots.evaluation import DEFAULT_EVALUATOR, Evaluator
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
-from hisss.core import Action, IllegalActionError, State
+from hisss.core import Action, State
 
 
 class ExpertBot(Bot):
@@ -90,13 +90,9 @@ class ExpertBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The placement the solver or the search rates best (see the module docstring)."""
-        legal = state.legal_actions()
+        legal = legal_choices(state)
         if len(legal) == 1:
             return legal[0]
-        if not legal:
-            raise IllegalActionError(
-                "a choice", state.describe(), "no card is waiting to be placed"
-            )
         if state.players >= self.many_players:
             return self.careful.choose(state, rng)
         start = time.perf_counter()

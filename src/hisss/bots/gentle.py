@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import random
 
-from hisss.bots.base import Bot, Budget
+from hisss.bots.base import Bot, Budget, legal_choices
 from hisss.bots.careful import lookahead_values
 from hisss.bots.features import claim_of
-from hisss.bots.greedy import greedy_action, legal_choices
+from hisss.bots.greedy import greedy_action
 from hisss.core import Action, State
 
 

@@ -27,17 +27,9 @@ from __future__ import annotations
 
 import random
 
-from hisss.bots.base import Bot
+from hisss.bots.base import Bot, legal_choices
 from hisss.bots.features import claim_of
-from hisss.core import Action, IllegalActionError, State
-
-
-def legal_choices(state: State) -> list[Action]:
-    """``state.legal_actions()``, raising :class:`IllegalActionError` when no card is waiting."""
-    legal = state.legal_actions()
-    if not legal:
-        raise IllegalActionError("a choice", state.describe(), "no card is waiting to be placed")
-    return legal
+from hisss.core import Action, State
 
 
 def greedy_action(state: State, legal: list[Action], rng: random.Random) -> Action:
@@ -88,4 +80,4 @@ class CasualBot(GreedyBot):
     miss = 1 / 3
 
 
-__all__ = ["CasualBot", "GreedyBot", "greedy_action", "legal_choices"]
+__all__ = ["CasualBot", "GreedyBot", "greedy_action"]

@@ -32,9 +32,9 @@ from __future__ import annotations
 import math
 import random
 
-from hisss.bots.base import Bot, Budget
+from hisss.bots.base import Bot, Budget, legal_choices
 from hisss.bots.evaluation import remaining_counts
-from hisss.core import Action, IllegalActionError, State
+from hisss.core import Action, State
 from hisss.core.cards import card_from_code
 
 
@@ -221,13 +221,9 @@ class MctsBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The most visited placement after the budgeted search."""
-        legal = state.legal_actions()
+        legal = legal_choices(state)
         if len(legal) == 1:
             return legal[0]
-        if not legal:
-            raise IllegalActionError(
-                "a choice", state.describe(), "no card is waiting to be placed"
-            )
         search = MctsSearch(state, random.Random(rng.getrandbits(64)), self.exploration)
         clock = self.budget.clock()
         while True:

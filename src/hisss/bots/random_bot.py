@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from hisss.bots.base import Bot
-from hisss.core import Action, IllegalActionError, State
+from hisss.bots.base import Bot, legal_choices
+from hisss.core import Action, State
 
 
 class RandomBot(Bot):
@@ -19,12 +19,6 @@ class RandomBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """A uniformly random legal action; a forced move consumes no randomness."""
-        legal = state.legal_actions()
+        legal = legal_choices(state)
         n = len(legal)
-        if n == 1:
-            return legal[0]
-        if n == 0:
-            raise IllegalActionError(
-                "a choice", state.describe(), "no card is waiting to be placed"
-            )
-        return legal[rng.randrange(n)]
+        return legal[0] if n == 1 else legal[rng.randrange(n)]

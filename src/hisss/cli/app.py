@@ -209,11 +209,6 @@ def simulate(
         _check_players(rule_set, players)
         the_deck = resolve_deck(deck)
         seated = make_bots(bots, players)
-        show = (
-            progress
-            if progress is not None
-            else (games >= PROGRESS_MIN_GAMES and sys.stderr.isatty())
-        )
         args: dict[str, Any] = {
             "games": games,
             "players": players,
@@ -224,15 +219,23 @@ def simulate(
             "record_dir": record_dir,
             "snapshots": snapshots,
         }
-        report = _simulate_with_bar(games, args) if show else run_simulate(**args)
+        report = _run(run_simulate, args, "simulating", games, progress)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
         print_simulation(_stdout(), report)
 
 
-def _simulate_with_bar(games: int, args: dict[str, Any]) -> dict[str, Any]:
-    return _with_bar("simulating", games, run_simulate, args)
+def _run(
+    run: Callable[..., dict[str, Any]],
+    args: dict[str, Any],
+    label: str,
+    games: int,
+    progress: bool | None,
+) -> dict[str, Any]:
+    """``run(**args)`` with a progress bar if asked, or by default for long runs on a terminal."""
+    show = progress if progress is not None else games >= PROGRESS_MIN_GAMES and sys.stderr.isatty()
+    return _with_bar(label, games, run, args) if show and games >= 1 else run(**args)
 
 
 def _with_bar(
@@ -338,11 +341,6 @@ def tournament(
                 f"--bots {bots!r}: give bot names separated by commas, e.g. greedy,random"
             )
         total = math.ceil(games / players) * players if mirror and games >= 1 else games
-        show = (
-            progress
-            if progress is not None
-            else (total >= PROGRESS_MIN_GAMES and sys.stderr.isatty())
-        )
         args: dict[str, Any] = {
             "bots": names,
             "games": games,
@@ -353,11 +351,7 @@ def tournament(
             "mirror": mirror,
             "workers": workers,
         }
-        report = (
-            _with_bar("playing", total, run_tournament, args)
-            if show and games >= 1
-            else run_tournament(**args)
-        )
+        report = _run(run_tournament, args, "playing", total, progress)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
