@@ -30,7 +30,7 @@ def _report(proc: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_ruff_check() -> None:
-    proc = _run("ruff", "check", "--no-cache", "src", "tests")
+    proc = _run("ruff", "check", "--no-cache", "src", "tests", "examples")
     assert proc.returncode == 0, _report(proc)
 
 
@@ -40,5 +40,5 @@ def test_mypy() -> None:
 
 
 def test_ruff_format() -> None:
-    proc = _run("ruff", "format", "--check", "--no-cache", "src", "tests")
+    proc = _run("ruff", "format", "--check", "--no-cache", "src", "tests", "examples")
     assert proc.returncode == 0, _report(proc)

@@ -1,0 +1,43 @@
+"""Reinforcement-learning interfaces: thin adapters of the rules engine for PettingZoo, Gymnasium
+and OpenSpiel (install the extra ``hisss[rl]``).
+
+* :func:`env` / :class:`raw_env`: the PettingZoo AEC environment ``hisss_v0``, every seat an agent
+  (:mod:`hisss.rl.pettingzoo_env`);
+* ``gymnasium.make("hisss/Hisss-v0")`` / :class:`HisssEnv`: one learning seat against built-in
+  bots, registered with Gymnasium when this package is imported (:mod:`hisss.rl.gymnasium_env`);
+* ``import hisss.rl.openspiel`` registers the pure-Python OpenSpiel game ``python_hisss``
+  (:mod:`hisss.rl.openspiel`; this package itself does not import ``pyspiel``);
+* :mod:`hisss.rl.spaces`: the fixed action space, its mapping to engine actions, the observation
+  vector and the rewards, shared by all three;
+* :mod:`hisss.rl.agent`: a small numpy policy-gradient agent, its training and its evaluation.
+
+The draws happen inside the environments, from a generator seeded by ``reset(seed=...)``.
+
+>>> import gymnasium
+>>> "hisss/Hisss-v0" in gymnasium.registry
+True
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from hisss.rl.gymnasium_env import HisssEnv
+from hisss.rl.pettingzoo_env import env, raw_env
+from hisss.rl.spaces import ActionCodec, ObservationLayout, terminal_rewards
+
+#: The Gymnasium id of :class:`HisssEnv`.
+GYM_ID = "hisss/Hisss-v0"
+
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="hisss.rl.gymnasium_env:HisssEnv")
+
+__all__ = [
+    "GYM_ID",
+    "ActionCodec",
+    "HisssEnv",
+    "ObservationLayout",
+    "env",
+    "raw_env",
+    "terminal_rewards",
+]

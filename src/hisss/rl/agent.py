@@ -1,0 +1,284 @@
+"""A small policy-gradient agent in numpy, trained from scratch on ``hisss/Hisss-v0``.
+
+The policy is a linear softmax over the legal actions: each legal index of the environment's
+action mask is decoded to an engine action (:meth:`HisssEnv.index_to_action`) and described by a
+few numbers, :data:`FEATURES`, computed on the public position:
+
+* ``claim``: the cards the action takes now ("Hisss!"), over 10;
+* ``offer``: the expected best claim of the next draw after the action, over the exact remaining
+  cards (what the next player can hope to take), over 10;
+* ``new``, ``cap``, ``extend``, ``join``: the kind of placement (one-hot);
+* ``length``: the length of the snake the card ends up in, if it stays on the table, over 10;
+* ``snakes``: the number of snakes on the table after the action, over 10.
+
+The probability of an action is ``exp(w . f(a)) / sum_b exp(w . f(b))``. The weights start at zero
+(a uniformly random player) and learn by REINFORCE with a running-mean baseline: after each game,
+``w += lr * (G - baseline) * sum_t (f(a_t) - E_pi[f])``, where ``G`` is the game's reward. The
+agent knows nothing of the rules beyond these numbers: that taking cards is good and offering them
+is bad is what it learns.
+
+:func:`evaluate` plays the greedy policy (the most probable action) over mirrored deals, each deal
+once from every seat, and gives the win share with a 95% interval computed over deals.
+
+>>> envs = [HisssEnv(players=2, seat=1), HisssEnv(players=2, seat=2)]
+>>> agent = LinearAgent()
+>>> curve = train(agent, envs, episodes=3, seed=1)
+>>> len(curve), agent.weights.shape
+(3, (8,))
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from hisss.bots import make_bot
+from hisss.bots.features import claim_of, claim_profile, expected_claim, remaining_weights
+from hisss.core import Action, ActionKind, JoinClaim, State, deal
+from hisss.rl.gymnasium_env import HisssEnv
+
+#: The names of the numbers describing an action, in order.
+FEATURES: tuple[str, ...] = ("claim", "offer", "new", "cap", "extend", "join", "length", "snakes")
+_KIND_SLOT = {ActionKind.NEW: 2, ActionKind.CAP: 3, ActionKind.EXTEND: 4, ActionKind.JOIN: 5}
+
+Vector = npt.NDArray[np.float64]
+
+
+def action_features(state: State, action: Action) -> Vector:
+    """The :data:`FEATURES` of playing the legal ``action`` in ``state`` (a decision point)."""
+    out = np.zeros(len(FEATURES))
+    out[0] = claim_of(state, action) / 10
+    after = state.copy()
+    after.push(action)
+    if after.remaining:
+        profile = claim_profile(after.table, after.rules.join_claim is JoinClaim.ALWAYS)
+        offer = expected_claim(profile, remaining_weights(after)) / after.remaining
+        out[1] = offer / 10
+    out[_KIND_SLOT[action.kind]] = 1.0
+    if action.kind is not ActionKind.NEW:
+        touched = min(i for i, _ in action.ends)
+        if out[0] == 0 and touched < len(after.table):
+            out[6] = after.table[touched].length / 10
+    else:
+        out[6] = 0.1
+    out[7] = len(after.table) / 10
+    return out
+
+
+class LinearAgent:
+    """A linear softmax policy over :data:`FEATURES`; see the module docstring."""
+
+    def __init__(self, weights: Sequence[float] | None = None) -> None:
+        self.weights: Vector = (
+            np.zeros(len(FEATURES)) if weights is None else np.asarray(weights, dtype=np.float64)
+        )
+
+    def probabilities(self, features: Vector) -> Vector:
+        """The policy over the rows of ``features`` (one row per legal action)."""
+        logits = features @ self.weights
+        logits -= logits.max()
+        p: Vector = np.exp(logits)
+        p /= p.sum()
+        return p
+
+    def describe(self, env: HisssEnv, mask: npt.NDArray[np.int8]) -> tuple[list[int], Vector]:
+        """The legal indices of ``mask`` and their features in the position of ``env``."""
+        legal = [int(i) for i in np.flatnonzero(mask)]
+        state = env.game
+        rows = [action_features(state, env.index_to_action(i)) for i in legal]
+        return legal, np.array(rows)
+
+    def act(self, env: HisssEnv, mask: npt.NDArray[np.int8]) -> int:
+        """The most probable legal index (the first of equals): the policy used in evaluation."""
+        legal, features = self.describe(env, mask)
+        return legal[int(np.argmax(features @ self.weights))]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The agent's share of the wins over mirrored deals, with a 95% interval over deals."""
+
+    deals: int
+    games: int
+    win_share: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return (
+            f"win share {100 * self.win_share:.1f}% "
+            f"(95% interval {100 * self.low:.1f}% to {100 * self.high:.1f}%) "
+            f"over {self.games} games on {self.deals} mirrored deals"
+        )
+
+
+def _share(env: HisssEnv) -> float:
+    """The learning seat's share of the win in the finished game of ``env``."""
+    winners = env.game.result().winners
+    return 1.0 / len(winners) if env.seat in winners else 0.0
+
+
+def train(
+    agent: LinearAgent,
+    envs: Sequence[HisssEnv],
+    episodes: int,
+    seed: int = 0,
+    lr: float = 0.1,
+    progress: Callable[[int], None] | None = None,
+) -> list[float]:
+    """Train ``agent`` for ``episodes`` games, taking the environments ``envs`` in turn (one per
+    seat, say); returns each game's win share.
+
+    ``progress`` is called with 1 after each game (for a progress bar).
+    """
+    rng = np.random.default_rng(seed)
+    baseline = 0.0
+    shares: list[float] = []
+    for episode in range(episodes):
+        env = envs[episode % len(envs)]
+        _, info = env.reset(seed=int(rng.integers(2**63)))
+        grad = np.zeros_like(agent.weights)
+        done = False
+        reward = 0.0
+        while not done:
+            legal, features = agent.describe(env, info["action_mask"])
+            p = agent.probabilities(features)
+            k = int(rng.choice(len(legal), p=p))
+            grad += features[k] - p @ features
+            _, reward, done, _, info = env.step(legal[k])
+        agent.weights += lr * (reward - baseline) * grad
+        baseline += (reward - baseline) / min(episode + 1, 100)
+        shares.append(_share(env))
+        if progress is not None:
+            progress(1)
+    return shares
+
+
+class BotPolicy:
+    """A built-in bot (:func:`hisss.bots.make_bot`) behind the agent's ``act``, for reference
+    figures measured the same way."""
+
+    def __init__(self, name: str, seed: int = 0) -> None:
+        self.bot = make_bot(name)
+        self.rng = random.Random(seed)
+
+    def act(self, env: HisssEnv, mask: npt.NDArray[np.int8]) -> int:
+        """The bot's choice in the position of ``env``, as an index of its action space."""
+        del mask
+        return env.action_to_index(self.bot.choose(env.game, self.rng))
+
+
+class Policy(Protocol):
+    """Anything that picks a legal index in a position of :class:`HisssEnv`."""
+
+    def act(self, env: HisssEnv, mask: npt.NDArray[np.int8]) -> int:
+        """A legal index of ``mask`` in the position of ``env``."""
+        ...
+
+
+def evaluate(
+    agent: Policy,
+    players: int,
+    deals: int,
+    seed: int = 0,
+    opponents: Sequence[str] = ("random",),
+    progress: Callable[[int], None] | None = None,
+) -> Evaluation:
+    """Play every one of ``deals`` random deals once from each seat against ``opponents``.
+
+    The interval is the normal one over deals (each deal's mean share is one observation), since
+    the games of one deal are not independent.
+    """
+    envs = [HisssEnv(players=players, seat=s, opponents=opponents) for s in range(1, players + 1)]
+    rng = random.Random(seed)
+    per_deal: list[float] = []
+    for d in range(deals):
+        cards = [str(c) for c in deal(envs[0].deck, rng)]
+        total = 0.0
+        for env in envs:
+            _, info = env.reset(seed=seed * 1_000_003 + d, options={"deal": cards})
+            done = False
+            while not done:
+                _, _, done, _, info = env.step(agent.act(env, info["action_mask"]))
+            total += _share(env)
+        per_deal.append(total / players)
+        if progress is not None:
+            progress(1)
+    mean = float(np.mean(per_deal))
+    sd = float(np.std(per_deal, ddof=1)) if deals > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(deals)
+    return Evaluation(deals, deals * players, mean, max(mean - half, 0.0), min(mean + half, 1.0))
+
+
+def blocks(games: int, first: int) -> list[tuple[int, int]]:
+    """Consecutive ranges ``(start, stop)`` covering ``games`` games, the first ``first`` games
+    long and each next one twice as long (the last one cut short): a learning curve's points.
+
+    >>> blocks(100, 10)
+    [(0, 10), (10, 30), (30, 70), (70, 100)]
+    """
+    out: list[tuple[int, int]] = []
+    start, size = 0, first
+    while start < games:
+        out.append((start, min(games, start + size)))
+        start, size = start + size, 2 * size
+    return out
+
+
+def plot_curve(
+    shares: Sequence[float],
+    first: int,
+    result: Evaluation,
+    path: Path,
+    players: int = 2,
+    reference: tuple[str, Evaluation] | None = None,
+) -> None:
+    """Write the learning curve to ``path`` (a PNG): the win share in training over doubling
+    blocks of games (the first ``first`` games long) with 95% intervals, the final evaluation and
+    optionally a reference bot's evaluation, on a logarithmic scale of games played."""
+    import matplotlib  # noqa: PLC0415 (only the plot needs it)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    spans = blocks(len(shares), first)
+    xs = [stop for _, stop in spans]
+    means = [float(np.mean(shares[a:b])) for a, b in spans]
+    halves = [
+        1.96 * math.sqrt(max(m * (1 - m), 1e-9) / (b - a))
+        for m, (a, b) in zip(means, spans, strict=True)
+    ]
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    ax.errorbar(
+        xs, means, yerr=halves, fmt="o-", ms=3, capsize=2, label="training games (by block)"
+    )
+    ax.axhline(1 / players, color="grey", ls="--", lw=1, label="random against random")
+    if reference is not None:
+        name, ref = reference
+        ax.axhline(ref.win_share, color="C2", ls=":", lw=1.5, label=f"{name} bot, evaluated")
+    ax.errorbar(
+        [len(shares)],
+        [result.win_share],
+        yerr=[[result.win_share - result.low], [result.high - result.win_share]],
+        fmt="s",
+        color="C3",
+        capsize=3,
+        label=f"agent evaluated on {result.deals} mirrored deals",
+    )
+    ax.set_xscale("log")
+    ax.set_xlabel("games played in training (end of block)")
+    ax.set_ylabel("win share against random")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Linear policy-gradient agent on hisss/Hisss-v0 ({players} players, rainbow)")
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

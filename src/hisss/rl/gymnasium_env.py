@@ -1,0 +1,248 @@
+"""Hisss as a single-agent Gymnasium environment: one learning seat against built-in bots.
+
+``hisss/Hisss-v0``
+==================
+
+Registered when :mod:`hisss.rl` is imported; make it with
+``gymnasium.make("hisss/Hisss-v0", players=2, opponents=["random"])`` or :class:`HisssEnv`.
+Parameters: ``players`` (2 to 5, or 6 with the rule option), ``rules`` (a
+:class:`~hisss.core.Rules` or a preset name, default ``classic``), ``deck`` (a
+:class:`~hisss.core.Deck` or a built-in deck name, default ``rainbow``), ``seat`` (the learning
+seat, 1 to ``players``, default 1), ``opponents`` (bot or level names of
+:func:`hisss.bots.make_bot`: one name for every other seat or one per other seat in seat order,
+default ``["random"]``), ``illegal_action`` (``"lose"`` or ``"raise"``, see Actions), ``shaping``
+(see Rewards, default 0) and ``render_mode`` (``None`` or ``"ansi"``).
+
+Episode
+    One game. ``reset`` deals the starter and plays the opponents' turns up to the learning seat's
+    first decision; each ``step`` places the learning seat's card and then plays every draw and
+    every opponent's placement up to its next decision or the end of the game. The opponents draw
+    their randomness from a generator seeded by ``reset(seed=...)``, like the draws. A deal that
+    ends before the learning seat's first turn (possible only under first-to scoring with a small
+    target) is dealt again.
+
+Observation space
+    ``Box(0, deck size, (d,), float32)``: the observation vector of :mod:`hisss.rl.spaces` seen
+    from the learning seat (``d = 29 + 18S + 4P + 30``, 949 for two players and ``rainbow``):
+    public information only, never the order of the cards to come.
+
+Action space
+    ``Discrete(n)`` laid out in :mod:`hisss.rl.spaces` (``n = 1 + 14S + 4mS(S - 1)``, 57,135 for
+    ``rainbow``); :meth:`HisssEnv.action_to_index` and :meth:`HisssEnv.index_to_action` convert to
+    and from engine actions. ``info["action_mask"]`` (``int8``, length ``n``) marks the legal
+    indices. An index outside the mask is handled by ``illegal_action``: ``"lose"`` (the default,
+    which Gymnasium's ``check_env`` needs, as it steps with unmasked samples) ends the episode at
+    once with reward -1 and ``info["illegal_action"] = True``, playing nothing; ``"raise"`` raises
+    :class:`~hisss.core.IllegalActionError` and changes nothing.
+
+Rewards
+    Zero until the game ends; then the learning seat's share of the result: +1 for a sole win, a
+    share ``1/k`` of a win shared by ``k`` seats, ``-1/(P-k)`` for a loss to ``k`` winners, 0 when
+    every seat shares the win (:func:`hisss.rl.spaces.terminal_rewards`). With ``shaping = w > 0``
+    each step also pays ``w`` times the change of (the seat's pit cards minus the mean pit cards)
+    divided by the deck size; off by default.
+
+Version history
+    ``v0``: first version.
+
+>>> import gymnasium
+>>> import hisss.rl
+>>> env = gymnasium.make("hisss/Hisss-v0", players=2, opponents=["greedy"])
+>>> obs, info = env.reset(seed=3)
+>>> obs.shape, info["action_mask"].shape, env.action_space
+((949,), (57135,), Discrete(57135))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from hisss.bots import Bot, make_bot
+from hisss.core import Action, ConfigError, Deck, IllegalActionError, Rules, State, new_game
+from hisss.rl.dealing import Dealer, read_deal
+from hisss.rl.pettingzoo_env import render_text
+from hisss.rl.spaces import ActionCodec, ObservationLayout, check_deck_for_play, terminal_rewards
+
+#: How many deals :meth:`HisssEnv.reset` tries before it gives up on reaching the learning seat.
+MAX_REDEALS = 1000
+
+
+class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+    """The Gymnasium environment ``hisss/Hisss-v0``; see the module docstring."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
+
+    def __init__(
+        self,
+        players: int = 2,
+        rules: Rules | str | None = None,
+        deck: Deck | str = "rainbow",
+        seat: int = 1,
+        opponents: Sequence[str] | str = ("random",),
+        illegal_action: str = "lose",
+        shaping: float = 0.0,
+        render_mode: str | None = None,
+    ) -> None:
+        game = new_game(players, rules, deck)
+        check_deck_for_play(game.deck)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players:
+            raise ConfigError(f"seat must be a seat number from 1 to {players}, not {seat!r}")
+        names = [opponents] if isinstance(opponents, str) else list(opponents)
+        if len(names) == 1:
+            names = names * (players - 1)
+        if len(names) != players - 1:
+            raise ConfigError(
+                f"opponents: {len(names)} names for {players - 1} other seats "
+                "(give one name for all of them, or one per seat)"
+            )
+        self._bots: list[Bot] = [make_bot(n) for n in names]
+        if illegal_action not in ("lose", "raise"):
+            raise ConfigError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        if isinstance(shaping, bool) or not isinstance(shaping, int | float) or shaping < 0:
+            raise ConfigError(f"shaping must be a number of 0 or more, not {shaping!r}")
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.players = players
+        self.rules = game.rules
+        self.deck = game.deck
+        #: The learning seat, 0-based.
+        self.seat = seat - 1
+        self.opponents = tuple(names)
+        self.illegal_action = illegal_action
+        self.shaping = float(shaping)
+        self.codec = ActionCodec.for_deck(self.deck)
+        self.layout = ObservationLayout(self.codec, players)
+        self.observation_space = gymnasium.spaces.Box(
+            0.0, self.layout.high, (self.layout.size,), np.float32
+        )
+        self.action_space = gymnasium.spaces.Discrete(self.codec.size)
+        #: The position (public information only). Read it; do not change it.
+        self.game: State = game
+        self._dealer = Dealer()
+        self._bot_rng = random.Random(0)
+        self._over = True
+
+    def action_to_index(self, action: Action) -> int:
+        """The index of an engine action in the action space."""
+        return self.codec.action_to_index(action)
+
+    def index_to_action(self, index: int) -> Action:
+        """The engine action of an index of the action space."""
+        return self.codec.index_to_action(index)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal a new game and play up to the learning seat's first decision.
+
+        ``options={"deal": cards}`` stacks the first cards drawn (the starter first); other keys
+        are ignored.
+        """
+        deal = read_deal(self.deck, (options or {}).get("deal", ()))
+        super().reset(seed=seed)
+        for _ in range(MAX_REDEALS):
+            self.game = new_game(self.players, self.rules, self.deck)
+            self._dealer.start(self.np_random, deal)
+            self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
+            self._potential = self._my_potential()
+            self._over = False
+            self._dealer.draw(self.game)
+            self._play_opponents()
+            if not self.game.is_terminal():
+                return self._observe(), self._info()
+            deal = ()  # a stacked deal that ends early is dealt again at random
+        raise ConfigError(
+            f"{MAX_REDEALS} deals all ended before seat {self.seat + 1} had a turn: "
+            "the deck or the target is too small for this seat"
+        )
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Place the learning seat's card as the action of index ``action``, then play on to its
+        next decision or the end of the game."""
+        game = self.game
+        if self._over:
+            raise IllegalActionError(
+                action, game.describe(), "the episode is over (or not started): call reset()"
+            )
+        move = self._legal_action(action)
+        if move is None:
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), -1.0, True, False, info
+        game.push(move)
+        self._dealer.draw(game)
+        self._play_opponents()
+        potential = self._my_potential()
+        reward = self.shaping * (potential - self._potential)
+        self._potential = potential
+        terminated = game.is_terminal()
+        if terminated:
+            self._over = True
+            reward += terminal_rewards(game.result().winners, self.players)[self.seat]
+        return self._observe(), float(reward), terminated, False, self._info()
+
+    def _legal_action(self, action: object) -> Action | None:
+        """The engine action of a legal index; ``None`` or an error for an illegal one."""
+        game = self.game
+        reason = ""
+        move: Action | None = None
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            reason = f"an action is an index of Discrete({self.codec.size})"
+        else:
+            try:
+                move = self.codec.index_to_action(int(action))
+            except ValueError as exc:
+                reason = str(exc)
+        if move is not None and game.can_apply(move):
+            return move
+        if self.illegal_action == "lose":
+            return None
+        if move is not None:
+            game.check_action(move)  # raises with the engine's reason
+        raise IllegalActionError(action, game.describe(), reason)
+
+    def _play_opponents(self) -> None:
+        """Play draws and opponents' placements until the learning seat must place a card."""
+        game = self.game
+        dealer = self._dealer
+        while not game.is_terminal():
+            if game.is_chance_node():
+                dealer.draw(game)
+                continue
+            seat = game.to_move
+            if seat == self.seat:
+                return
+            bot = self._bots[seat - 1 if seat > self.seat else seat]
+            game.apply(bot.choose(game, self._bot_rng))
+
+    def _my_potential(self) -> float:
+        cards = [self.game.pit_cards(s) for s in range(self.players)]
+        return (cards[self.seat] - sum(cards) / self.players) / self.deck.size
+
+    def _observe(self) -> npt.NDArray[np.float32]:
+        return self.layout.encode(self.game, self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        if game.current_player == self.seat and not self._over:
+            mask = self.codec.mask(game)
+        else:
+            mask = np.zeros(self.codec.size, dtype=np.int8)
+        return {"action_mask": mask}
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``, the position as text."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        return render_text(self.game)

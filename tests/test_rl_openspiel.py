@@ -1,0 +1,85 @@
+"""The OpenSpiel game ``python_hisss``: OpenSpiel's random simulation test, exact chance nodes,
+returns and observations."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pyspiel
+import pytest
+
+import hisss.rl.openspiel
+from hisss.core import new_game, parse_card
+from hisss.rl.spaces import ActionCodec, terminal_rewards
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_random_sim_test(players: int) -> None:
+    game = pyspiel.load_game("python_hisss", {"players": players})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=players == 2, verbose=False)
+
+
+def test_random_sim_test_other_rules_and_decks() -> None:
+    for params in ({"rules": "pl", "deck": "all-pairs"}, {"deck": "double", "players": 4}):
+        game = pyspiel.load_game("python_hisss", params)
+        pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_registered_with_its_type() -> None:
+    assert "python_hisss" in pyspiel.registered_names()
+    game = pyspiel.load_game("python_hisss")
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.num_players() == 2
+    assert game.num_distinct_actions() == ActionCodec.for_deck("rainbow").size
+    assert game.max_game_length() == 49
+    assert hisss.rl.openspiel.GAME_TYPE.short_name == "python_hisss"
+    with pytest.raises(Exception, match="7 players"):
+        pyspiel.load_game("python_hisss", {"players": 7})
+
+
+def test_chance_nodes_carry_the_exact_probabilities() -> None:
+    game = pyspiel.load_game("python_hisss")
+    state = game.new_initial_state()
+    engine = new_game()
+    rng = np.random.default_rng(4)
+    for _ in range(12):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            exact = engine.chance_outcomes()
+            assert outcomes == [(c.code, float(p)) for c, p in exact]
+            assert sum(Fraction(p) for _, p in exact) == 1
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-12
+            code = int(rng.choice([c for c, _ in outcomes]))
+            state.apply_action(code)
+            engine.draw(parse_card(state.action_to_string(pyspiel.PlayerId.CHANCE, code)[5:]))
+        else:
+            codec = ActionCodec.for_deck("rainbow")
+            legal = state.legal_actions()
+            assert legal == sorted(codec.legal_indices(engine))
+            assert state.current_player() == engine.to_move
+            state.apply_action(legal[0])
+            engine.apply(codec.index_to_action(legal[0]))
+    assert str(state.game_state.table) == str(engine.table)
+
+
+def test_returns_and_observations() -> None:
+    game = pyspiel.load_game("python_hisss", {"players": 3})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    while not state.is_terminal():
+        assert state.returns() == [0.0, 0.0, 0.0]
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            tensor = np.array(state.observation_tensor(state.current_player()))
+            assert tensor.shape == (game.observation_tensor_size(),)
+            assert "to place" in state.observation_string(0)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    winners = state.game_state.result().winners
+    assert state.returns() == list(terminal_rewards(winners, 3))
+    assert str(state).startswith("after turn")
