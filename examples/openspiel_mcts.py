@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="games to play (default 4)")
     parser.add_argument(
-        "--simulations", type=int, default=40, help="MCTS simulations per move (default 40)"
+        "--simulations", type=int, default=100, help="MCTS simulations per move (default 100)"
     )
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per leaf")
     parser.add_argument("--players", type=int, default=2, help="players, 2 to 5 (default 2)")
@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     evaluator = RandomRolloutEvaluator(n_rollouts=args.rollouts, random_state=rng)
     mcts = MCTSBot(game, 2.0, args.simulations, evaluator, random_state=rng)
     total = 0.0
+    wins = losses = 0
     start = time.perf_counter()
     for g in range(args.games):
         seat = g % args.players
@@ -57,11 +58,14 @@ def main(argv: list[str] | None = None) -> None:
         bots[seat] = mcts
         returns = play(game, bots, rng)
         total += returns[seat]
+        wins += returns[seat] > 0
+        losses += returns[seat] < 0
         print(f"game {g + 1}: MCTS in seat {seat + 1}, returns {returns}")
     seconds = time.perf_counter() - start
     print(
-        f"MCTS ({args.simulations} simulations a move) against random: mean return "
-        f"{total / args.games:+.2f} over {args.games} games in {seconds:.1f} s"
+        f"MCTS ({args.simulations} simulations a move) against random: won {wins}, lost "
+        f"{losses}, shared {args.games - wins - losses} of {args.games} games; mean return "
+        f"{total / args.games:+.2f}; {seconds:.1f} s"
     )
 
 

@@ -27,7 +27,7 @@ def _run(script: str, *args: str) -> str:
 def test_openspiel_mcts_example_plays() -> None:
     out = _run("openspiel_mcts.py", "--games", "2", "--simulations", "3")
     assert "game 1: MCTS in seat 1" in out and "game 2: MCTS in seat 2" in out
-    assert "mean return" in out and "over 2 games" in out
+    assert "against random: won" in out and "of 2 games; mean return" in out
 
 
 def test_train_agent_example_writes_a_png_and_prints_the_evaluation(tmp_path: Path) -> None:
