@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -30,17 +36,71 @@ def test_openspiel_mcts_example_plays() -> None:
     assert "against random: won" in out and "of 2 games; mean return" in out
 
 
-def test_train_agent_example_writes_a_png_and_prints_the_evaluation(tmp_path: Path) -> None:
+TINY_TRAINING = (
+    "--episodes", "30", "--checkpoints", "0,10,25,500", "--checkpoint-deals", "3",
+    "--eval-deals", "4",
+)  # fmt: skip
+
+
+def test_train_agent_example_writes_a_png_and_prints_the_evaluations(tmp_path: Path) -> None:
     plot = tmp_path / "curve.png"
-    out = _run(
-        "train_agent.py",
-        "--episodes", "30", "--eval-deals", "4", "--block", "5", "--plot", str(plot),
-    )  # fmt: skip
-    assert "evaluation against random: win share" in out
+    out = _run("train_agent.py", *TINY_TRAINING, "--plot", str(plot))
+    assert "on the same 3 held-out mirrored deals" in out
+    for games in (0, 10, 25, 30):
+        assert f"after {games} games: win share" in out
+    assert "after 500 games" not in out
+    assert out.count("over 6 games on 3 mirrored deals") == 5  # 4 checkpoints and greedy
+    assert "final evaluation against random, most probable action: win share" in out
     assert "over 8 games on 4 mirrored deals" in out
     assert "the greedy bot, evaluated on the same deals" in out
     data = plot.read_bytes()
     assert data.startswith(PNG_SIGNATURE) and len(data) > 10_000
+
+
+def test_train_agent_example_plots_the_checkpoints_it_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from matplotlib.container import ErrorbarContainer  # noqa: PLC0415
+    from matplotlib.figure import Figure  # noqa: PLC0415
+
+    saved: list[Figure] = []
+    savefig = Figure.savefig
+
+    def keep(self: Figure, *args: Any, **kwargs: Any) -> None:
+        saved.append(self)
+        savefig(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    spec = importlib.util.spec_from_file_location("train_agent", EXAMPLES / "train_agent.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    script.main([*TINY_TRAINING, "--plot", str(tmp_path / "curve.png")])
+    printed = {
+        int(games): float(share)
+        for games, share in re.findall(
+            r"after (\d+) games: win share ([\d.]+)%", capsys.readouterr().out
+        )
+    }
+    assert sorted(printed) == [0, 10, 25, 30]
+    (ax,) = saved[0].axes
+    (curve,) = [
+        c for c in ax.containers
+        if isinstance(c, ErrorbarContainer) and "at each checkpoint" in str(c.get_label())
+    ]  # fmt: skip
+    assert "the same 3 deals x 2 seats each" in str(curve.get_label())
+    line = curve.lines[0]
+    assert line is not None
+    xs = [int(x) for x in np.asarray(line.get_xdata(), dtype=float)]
+    ys = [float(f"{100 * y:.1f}") for y in np.asarray(line.get_ydata(), dtype=float)]
+    assert xs == [0, 10, 25, 30]
+    assert ys == [printed[x] for x in xs]
+    legend = ax.get_legend()
+    assert legend is not None
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert any(t.startswith("greedy bot on the same 3 deals") for t in labels)
+    assert any("after 30 games (4 other deals x 2 seats)" in t for t in labels)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "10", "25", "30"]
 
 
 def test_example_scripts_have_help() -> None:

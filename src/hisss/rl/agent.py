@@ -17,21 +17,26 @@ The probability of an action is ``exp(w . f(a)) / sum_b exp(w . f(b))``. The wei
 agent knows nothing of the rules beyond these numbers: that taking cards is good and offering them
 is bad is what it learns.
 
-:func:`evaluate` plays the greedy policy (the most probable action) over mirrored deals, each deal
-once from every seat, and gives the win share with a 95% interval computed over deals.
+:func:`evaluate` plays a policy over mirrored deals, each deal once from every seat, and gives the
+win share with a 95% interval computed over deals: the agent itself plays its most probable action
+(the greedy policy), :class:`SamplingPolicy` the softmax policy it is trained with (uniformly
+random over the legal actions while the weights are zero). :func:`train` can stop at checkpoints
+(numbers of games played, 0 included) to have the current policy evaluated, without changing the
+course of training.
 
 >>> envs = [HisssEnv(players=2, seat=1), HisssEnv(players=2, seat=2)]
 >>> agent = LinearAgent()
->>> curve = train(agent, envs, episodes=3, seed=1)
->>> len(curve), agent.weights.shape
-(3, (8,))
+>>> seen = []
+>>> curve = train(agent, envs, episodes=3, seed=1, checkpoints=[0, 2], on_checkpoint=seen.append)
+>>> len(curve), agent.weights.shape, seen
+(3, (8,), [0, 2])
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -132,15 +137,22 @@ def train(
     seed: int = 0,
     lr: float = 0.1,
     progress: Callable[[int], None] | None = None,
+    checkpoints: Collection[int] = (),
+    on_checkpoint: Callable[[int], None] | None = None,
 ) -> list[float]:
     """Train ``agent`` for ``episodes`` games, taking the environments ``envs`` in turn (one per
     seat, say); returns each game's win share.
 
-    ``progress`` is called with 1 after each game (for a progress bar).
+    ``progress`` is called with 1 after each game (for a progress bar). ``on_checkpoint`` is called
+    with the number of games played when that number is one of ``checkpoints`` (0: before the
+    first game), to evaluate the agent as it is then; training goes on unchanged afterwards, as
+    long as the callback leaves ``envs`` and the weights alone.
     """
     rng = np.random.default_rng(seed)
     baseline = 0.0
     shares: list[float] = []
+    if on_checkpoint is not None and 0 in checkpoints:
+        on_checkpoint(0)
     for episode in range(episodes):
         env = envs[episode % len(envs)]
         _, info = env.reset(seed=int(rng.integers(2**63)))
@@ -158,7 +170,25 @@ def train(
         shares.append(_share(env))
         if progress is not None:
             progress(1)
+        if on_checkpoint is not None and episode + 1 in checkpoints:
+            on_checkpoint(episode + 1)
     return shares
+
+
+class SamplingPolicy:
+    """The softmax policy of ``agent`` behind ``act``, drawing from its own generator: the policy
+    the agent is trained with (uniformly random over the legal actions while the weights are
+    zero)."""
+
+    def __init__(self, agent: LinearAgent, seed: int = 0) -> None:
+        self.agent = agent
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, env: HisssEnv, mask: npt.NDArray[np.int8]) -> int:
+        """A legal index of ``mask`` drawn with the agent's current probabilities."""
+        legal, features = self.agent.describe(env, mask)
+        p = self.agent.probabilities(features)
+        return legal[int(self.rng.choice(len(legal), p=p))]
 
 
 class BotPolicy:
@@ -217,67 +247,89 @@ def evaluate(
     return Evaluation(deals, deals * players, mean, max(mean - half, 0.0), min(mean + half, 1.0))
 
 
-def blocks(games: int, first: int) -> list[tuple[int, int]]:
-    """Consecutive ranges ``(start, stop)`` covering ``games`` games, the first ``first`` games
-    long and each next one twice as long (the last one cut short): a learning curve's points.
-
-    >>> blocks(100, 10)
-    [(0, 10), (10, 30), (30, 70), (70, 100)]
-    """
-    out: list[tuple[int, int]] = []
-    start, size = 0, first
-    while start < games:
-        out.append((start, min(games, start + size)))
-        start, size = start + size, 2 * size
-    return out
-
-
 def plot_curve(
-    shares: Sequence[float],
-    first: int,
-    result: Evaluation,
+    checkpoints: Sequence[tuple[int, Evaluation]],
     path: Path,
     players: int = 2,
+    final: tuple[int, Evaluation] | None = None,
     reference: tuple[str, Evaluation] | None = None,
+    policy: str = "sampling policy",
 ) -> None:
-    """Write the learning curve to ``path`` (a PNG): the win share in training over doubling
-    blocks of games (the first ``first`` games long) with 95% intervals, the final evaluation and
-    optionally a reference bot's evaluation, on a logarithmic scale of games played."""
+    """Write the learning curve to ``path`` (a PNG).
+
+    ``checkpoints`` holds ``(games played in training, evaluation)`` pairs, all measured on the
+    same held-out deals, drawn with their 95% intervals on a symmetric-log scale (linear below 10
+    games, so 0 shows); ``policy`` names the policy they evaluate. A dashed line marks random
+    against random (``1/players``), ``reference`` a bot's evaluation on the same held-out deals
+    (a line and its 95% band) and ``final`` the final evaluation ``(games, evaluation)`` of the
+    agent's greedy policy (a square beside the last checkpoint).
+    """
     import matplotlib  # noqa: PLC0415 (only the plot needs it)
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
+    from matplotlib.ticker import FixedLocator, NullLocator  # noqa: PLC0415
 
-    spans = blocks(len(shares), first)
-    xs = [stop for _, stop in spans]
-    means = [float(np.mean(shares[a:b])) for a, b in spans]
-    halves = [
-        1.96 * math.sqrt(max(m * (1 - m), 1e-9) / (b - a))
-        for m, (a, b) in zip(means, spans, strict=True)
-    ]
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
-    ax.errorbar(
-        xs, means, yerr=halves, fmt="o-", ms=3, capsize=2, label="training games (by block)"
+    if not checkpoints:
+        raise ValueError("plot_curve needs at least one checkpoint")
+    xs = [g for g, _ in checkpoints]
+    evals = [e for _, e in checkpoints]
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    ax.axhline(
+        1 / players,
+        color="grey",
+        ls="--",
+        lw=1,
+        label=f"random against random (1/{players} by symmetry, not measured)",
     )
-    ax.axhline(1 / players, color="grey", ls="--", lw=1, label="random against random")
     if reference is not None:
         name, ref = reference
-        ax.axhline(ref.win_share, color="C2", ls=":", lw=1.5, label=f"{name} bot, evaluated")
+        ax.axhspan(ref.low, ref.high, color="C2", alpha=0.12, lw=0)
+        ax.axhline(
+            ref.win_share,
+            color="C2",
+            ls=":",
+            lw=1.5,
+            label=f"{name} bot on the same {ref.deals} deals: {100 * ref.win_share:.1f}%"
+            " (band: 95% interval)",
+        )
     ax.errorbar(
-        [len(shares)],
-        [result.win_share],
-        yerr=[[result.win_share - result.low], [result.high - result.win_share]],
-        fmt="s",
-        color="C3",
+        xs,
+        [e.win_share for e in evals],
+        yerr=[[e.win_share - e.low for e in evals], [e.high - e.win_share for e in evals]],
+        fmt="o-",
+        ms=4,
         capsize=3,
-        label=f"agent evaluated on {result.deals} mirrored deals",
+        label=f"agent's {policy} at each checkpoint"
+        f" (the same {evals[0].deals} deals x {players} seats each)",
     )
-    ax.set_xscale("log")
-    ax.set_xlabel("games played in training (end of block)")
+    if final is not None:
+        games, result = final
+        ax.errorbar(
+            [games * 1.12],
+            [result.win_share],
+            yerr=[[result.win_share - result.low], [result.high - result.win_share]],
+            fmt="s",
+            color="C3",
+            capsize=3,
+            label=f"agent's most probable action after {games} games"
+            f" ({result.deals} other deals x {players} seats)",
+        )
+    ax.set_xscale("symlog", linthresh=10, linscale=0.5)
+    ax.set_xlim(-0.5, max(xs) * 1.4)
+    ax.xaxis.set_major_locator(FixedLocator(xs))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([str(x) for x in xs])
+    ax.set_xlabel("games played in training (symmetric-log scale)")
     ax.set_ylabel("win share against random")
-    ax.set_ylim(0, 1)
-    ax.set_title(f"Linear policy-gradient agent on hisss/Hisss-v0 ({players} players, rainbow)")
-    ax.legend(loc="lower right")
+    lows = [e.low for e in evals] + [1 / players]
+    ax.set_ylim(max(0.0, min(lows) - 0.1), 1)
+    ax.set_title(
+        f"Linear policy-gradient agent on hisss/Hisss-v0 ({players} players, rainbow)\n"
+        "win share against random on held-out mirrored deals, bars: 95% intervals over deals",
+        fontsize=10,
+    )
+    ax.legend(loc="lower right", fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path)
