@@ -340,18 +340,26 @@ async def test_end_screen_tells_the_tie_break() -> None:
 
 async def test_saving_to_a_bad_path_says_why(tmp_path: Path) -> None:
     app = make_app("Ala,Ola", seed=1)
+
+    def shown() -> str:
+        return " ".join(screen_text(app).replace("│", " ").split())
+
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         box = app.screen
         box.query_one(Input).value = str(tmp_path / "no" / "such" / "dir.json")
         await pilot.press("enter")
         assert app.screen is box
-        assert "Could not save to" in screen_text(app)
+        assert "Could not save to" in shown() and "the folder does not exist" in shown()
+        box.query_one(Input).value = str(tmp_path)
+        await pilot.press("enter")
+        assert "it is a folder" in shown()
         box.query_one(Input).value = "  "
         await pilot.press("enter")
-        assert "Give a file name." in screen_text(app)
+        assert "Give a file name." in shown()
         await pilot.press("escape")
         assert not isinstance(app.screen, SaveScreen)
+        assert not list(tmp_path.iterdir())
 
 
 # ---------------------------------------------------------------------- layout

@@ -156,3 +156,25 @@ def test_play_without_textual_says_what_to_install() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "3 games" in proc.stdout
+
+
+def test_replay_reads_games_saved_by_play(tmp_path: Path) -> None:
+    match = Match(parse_players("Ala,bot:hard", Rules()), Rules(), RAINBOW, seed=5)
+    match.draw()
+    match.place(match.state.legal_actions()[0])
+    match.draw()
+    unfinished = tmp_path / "unfinished.json"
+    save_record(match.record(), unfinished)
+    result = runner.invoke(app, ["replay", str(unfinished), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "seat 1: Ala, seat 2: bot:hard · seed 5" in result.stdout
+    assert "unfinished game: turn 2, seat 2 to place" in result.stdout
+    while not match.is_over():
+        if match.state.is_chance_node():
+            match.draw()
+        match.place(match.state.legal_actions()[-1])
+    finished = tmp_path / "finished.json"
+    save_record(match.record(), finished)
+    result = runner.invoke(app, ["replay", str(finished), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "result: " in result.stdout

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from rich.style import Style
 from rich.text import Text
 
-from hisss.core import Action, ActionKind, Card, CardKind, Colour, End, Snake
+from hisss.core import WHEEL, Action, ActionKind, Card, CardKind, Colour, End, Snake
 from hisss.i18n import Catalog, symbol
 
 #: Each colour's cell background and the text colour that reads on it.
@@ -38,7 +38,7 @@ PALETTE: dict[Colour, tuple[str, str]] = {
     Colour.BLUE: ("#1971c2", "#ffffff"),
     Colour.PURPLE: ("#9c36b5", "#ffffff"),
 }
-#: The two cells of the rainbow of a wild card.
+#: The two cells of a wild card in the colour-blind look: its letter, and ``*``.
 RAINBOW_CELLS = ((Colour.YELLOW, "*"), (Colour.BLUE, "*"))
 #: The marks of an open end that the drawn card can go onto, and of the chosen placement.
 LEGAL_MARK = "○"
@@ -89,12 +89,24 @@ class Look:
     def half(self, colour: Colour | None) -> Text:
         """The cells of one colour (``None``: the rainbow of a wild card)."""
         size = self.cell // 2
-        if colour is None:
-            first, second = RAINBOW_CELLS
-            letter = self.catalog.colour_letter(None) if self.colour_blind else first[1]
+        if colour is None and self.colour_blind:
+            (first, _), (second, star) = RAINBOW_CELLS
             return Text.assemble(
-                (letter.rjust(size), cell_style(first[0])),
-                (second[1].ljust(size), cell_style(second[0])),
+                (self.catalog.colour_letter(None).rjust(size), cell_style(first)),
+                (star.ljust(size), cell_style(second)),
+            )
+        if colour is None:  # a rainbow: each cell shows two colours of the wheel
+            return Text.assemble(
+                *(
+                    (
+                        "▌",
+                        Style(
+                            color=PALETTE[WHEEL[2 * i % 6]][0],
+                            bgcolor=PALETTE[WHEEL[(2 * i + 1) % 6]][0],
+                        ),
+                    )
+                    for i in range(self.cell)
+                )
             )
         content = self.catalog.colour_letter(colour) + symbol(colour) if self.colour_blind else ""
         return Text(content.center(self.cell), style=cell_style(colour))

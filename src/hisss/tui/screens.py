@@ -5,6 +5,7 @@ Every text comes from the game's catalog, so each screen speaks the game's langu
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -32,7 +33,7 @@ def rules_text(catalog: Catalog, state: State) -> Text:
     text.append(
         catalog.text(
             "rules.this_game",
-            rules=rules.preset or "custom",
+            rules=rules.preset or catalog.text("rules.custom"),
             deck=state.deck.name,
             count=state.deck.size,
             scoring=scoring,
@@ -109,11 +110,20 @@ class SaveScreen(ModalScreen[str | None]):
         try:
             save_record(self.record, Path(path).expanduser())
         except OSError as exc:
-            error.update(
-                self.catalog.text("save.failed", path=path, reason=exc.strerror or str(exc))
-            )
+            error.update(self.catalog.text("save.failed", path=path, reason=self.reason(exc)))
             return
         self.dismiss(path)
+
+    def reason(self, error: OSError) -> str:
+        """Why a file could not be written, in the game's language where it is a usual reason."""
+        keys = {
+            errno.ENOENT: "save.no_folder",
+            errno.EACCES: "save.denied",
+            errno.EPERM: "save.denied",
+            errno.EISDIR: "save.is_folder",
+        }
+        key = keys.get(error.errno or 0)
+        return self.catalog.text(key) if key else error.strerror or str(error)
 
     def action_cancel(self) -> None:
         """Back to the game without saving."""
