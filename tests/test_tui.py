@@ -92,7 +92,7 @@ async def test_bots_alone_play_a_demo_to_the_end() -> None:
 
 
 async def test_bots_wait_their_delay() -> None:
-    app = make_app("Ala,bot:medium", seed=5, deck=MINI, delay=0.2)
+    app = make_app("Ala,bot:medium", seed=5, deck=MINI, delay=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
         assert app.phase() == "bot"
@@ -173,12 +173,12 @@ async def test_placements_are_marked_and_chosen_on_the_table() -> None:
         # A click on a marked end chooses a placement there; a second click places it.
         options.highlighted = 0
         await pilot.pause()
-        spot = next(s for s in table._hotspots if s.end not in legal[0].ends)
+        spot = next(s for s in table.hotspots() if s.end not in legal[0].ends)
         target = next(i for i, a in enumerate(legal) if spot.end in a.ends)
         await pilot.click(TableView, offset=(spot.start, spot.line))
         assert options.highlighted == target
         turns = len(app.match.turns)
-        spot = next(s for s in table._hotspots if s.end == spot.end)
+        spot = next(s for s in table.hotspots() if s.end == spot.end)
         await pilot.click(TableView, offset=(spot.start, spot.line))
         assert len(app.match.turns) == turns + 1
         assert app.match.turns[-1].action == legal[target]
@@ -227,14 +227,19 @@ async def test_many_long_snakes_stay_readable(tmp_path: Path) -> None:
 
 
 async def test_hisss_banner_names_the_player_and_the_snake() -> None:
-    app = make_app("bot:medium,bot:hard", seed=71, deck=MINI)
+    # The bots pause between moves, so the banner of the first snake (turn 7 of 15) stays a while.
+    app = make_app("bot:medium,bot:hard", seed=71, deck=MINI, delay=0.25)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: bool(app.claims))
+        await pilot.pause()
         seat, snake = app.claims[0]
-        banner = app.query_one("#banner")
-        assert banner.display
+        assert app.query_one("#banner").display
         text = screen_text(app)
         assert f"Hisss! {app.names[seat]} takes a snake of {snake.length} cards" in text
+        assert (
+            app.messages[-1]
+            == "Bot 1 (medium): orange-yellow mid-section → join snakes 1 (L) and 3 (R)"
+        )
 
 
 # ---------------------------------------------------------------------- help while playing

@@ -222,6 +222,10 @@ class HisssApp(App[None]):
         else:
             self.part("#actions", OptionList).focus()
 
+    def alive(self) -> bool:
+        """True while the app runs with its game screen (timers may fire as it closes)."""
+        return self.is_running and bool(self.screen_stack)
+
     def part(self, selector: str | type[W], expect: type[W] | None = None) -> W:
         """A widget of the game screen, even while another screen is over it."""
         screen = self.screen_stack[0]
@@ -366,6 +370,8 @@ class HisssApp(App[None]):
         self.call_after_refresh(self._scroll_to_chosen)
 
     def _scroll_to_chosen(self) -> None:
+        if not self.alive():
+            return
         table = self.part(TableView)
         region = table.chosen_region()
         if region is not None:
@@ -391,7 +397,8 @@ class HisssApp(App[None]):
         return text
 
     def _hide_banner(self) -> None:
-        self.part("#banner", Static).display = False
+        if self.alive():
+            self.part("#banner", Static).display = False
 
     # ------------------------------------------------------------------ moves
 
@@ -452,7 +459,7 @@ class HisssApp(App[None]):
         match = self.match
 
         def going_on() -> bool:  # the app still runs the same game
-            return self.is_running and match is self.match
+            return self.alive() and match is self.match
 
         while going_on() and match.bot_to_move():
             if self.delay > 0:
@@ -491,7 +498,7 @@ class HisssApp(App[None]):
         state = match.state
         where = (state.turns, state.drawn)
         action = await asyncio.to_thread(match.hint, state.copy())
-        if not self.is_running or match is not self.match or (state.turns, state.drawn) != where:
+        if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
             return
         self.hints.append(action)
         if action in self._actions:

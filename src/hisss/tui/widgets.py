@@ -120,7 +120,6 @@ class TableView(Widget):
         self.actions: Sequence[Action] = ()
         self.chosen: Action | None = None
         self.empty_text = ""
-        self._hotspots: list[Hotspot] = []
 
     def show(
         self,
@@ -181,8 +180,11 @@ class TableView(Widget):
 
     def render(self) -> Text:
         """The table's lines."""
-        lines, self._hotspots, _ = self.layout_lines(self.size.width)
-        return Text("\n").join(lines)
+        return Text("\n").join(self.layout_lines(self.size.width)[0])
+
+    def hotspots(self) -> list[Hotspot]:
+        """Where the marked ends are, as the table is laid out now."""
+        return self.layout_lines(self.size.width)[1]
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """As many lines as the snakes take at ``width``."""
@@ -198,7 +200,7 @@ class TableView(Widget):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        for spot in self._hotspots:
+        for spot in self.hotspots():
             if spot.line == offset.y and spot.start <= offset.x < spot.stop:
                 self.post_message(self.EndClicked(*spot.end))
                 return
