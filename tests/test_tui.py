@@ -105,9 +105,9 @@ async def test_bots_wait_their_delay() -> None:
 
 async def test_save_load_and_finish(tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
-    first = make_app("Ala,bot:hard", seed=12, deck=QUICK)
+    first = make_app("Ala,bot:hard", seed=12, deck=MINI)
     async with first.run_test(size=(80, 24)) as pilot:
-        for _ in range(9):
+        for _ in range(5):
             while not await person_step(pilot, first):
                 pass
         assert first.phase() == "place"  # saved with Ala's card drawn
