@@ -1,8 +1,9 @@
 """The ``hisss`` command line: the Typer application and its commands.
 
 Commands: ``simulate`` (a seeded batch of bot games, summarised), ``tournament`` (bots against
-each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed)
-and ``replay`` (check a game record and print the game). Every error the package raises on purpose
+each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed),
+``replay`` (check a game record and print the game) and ``play`` (the terminal game; it imports
+:mod:`hisss.tui`, and so Textual, only when it runs). Every error the package raises on purpose
 (:class:`~hisss.core.HisssError`) ends the command with one line on stderr and exit status 2.
 Output meant for programs (``--json``) goes to stdout alone; progress bars go to stderr.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,7 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from hisss import __version__
-from hisss.bots import BOT_NAMES, make_bot, make_bots
+from hisss.bots import BOT_NAMES, LEVEL_NAMES, make_bot, make_bots
 from hisss.cli.render import (
     print_bench,
     print_game,
@@ -31,6 +34,7 @@ from hisss.cli.render import (
     print_tournament,
 )
 from hisss.core import PRESETS, ConfigError, HisssError, Rules
+from hisss.i18n import LANGUAGES, detect_language, get_catalog
 from hisss.record import load_record, replay, resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
@@ -108,8 +112,8 @@ def _option_value(text: str) -> object:
 
 app = typer.Typer(
     name="hisss",
-    help="Hisss, the colour-matching snake card game: simulate bot games, play bot tournaments, "
-    "benchmark the engine, replay game records.",
+    help="Hisss, the colour-matching snake card game: play it in the terminal, simulate bot "
+    "games, play bot tournaments, benchmark the engine, replay game records.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -452,6 +456,137 @@ def replay_command(
         except HisssError as exc:
             raise _in_file(file, exc) from None
     print_game(_stdout(), record, quiet=quiet, final=final)
+
+
+@app.command()
+def play(
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="NAME,...",
+            help="The seats in order, separated by commas: a person's name, or bot:LEVEL for a "
+            f"bot (levels: {', '.join(LEVEL_NAMES)}). Default: you against bot:medium.",
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", "-r", metavar="NAME", help=f"Rules preset: {' or '.join(PRESETS)}."
+        ),
+    ] = None,
+    rule_set_options: SetOption = None,
+    deck: Annotated[
+        str | None,
+        typer.Option(
+            "--deck",
+            "-d",
+            metavar="NAME|FILE",
+            help="A built-in deck (rainbow, all-pairs, double) or a deck file (.toml or .json).",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", "-s", metavar="S", help="Seed of the deal (default: a random one)."),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|pl",
+            help="Language of the game (default: from LC_ALL, LC_MESSAGES or LANG).",
+        ),
+    ] = None,
+    colour_blind: Annotated[
+        bool,
+        typer.Option(
+            "--colour-blind", help="Show a letter and a symbol on every colour (the c key too)."
+        ),
+    ] = False,
+    load: Annotated[
+        Path | None,
+        typer.Option(
+            "--load", metavar="FILE", help="Go on with a game saved with the s key (a record)."
+        ),
+    ] = None,
+    delay: Annotated[
+        float | None,
+        typer.Option(
+            "--delay",
+            metavar="SECONDS",
+            help="Pause before each bot move (default 0.8; 0 plays at full speed).",
+        ),
+    ] = None,
+) -> None:
+    """Play Hisss full screen in the terminal: people (taking turns at one keyboard) and bots.
+
+    A game of bots only plays itself. Keys: arrows and Enter (or the mouse) to pick a card and
+    place it, h hint, u undo (against bots only), s save, c colour letters, ? rules, q quit.
+    """
+    try:
+        from hisss import tui  # noqa: PLC0415  (Textual is the optional extra "tui")
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "textual":
+            raise
+        typer.echo(
+            "error: hisss play needs Textual: install the extra with pip install 'hisss[tui]'",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    with _errors():
+        language = _language(lang)
+        if delay is not None and not (math.isfinite(delay) and delay >= 0):
+            raise ConfigError(f"--delay {delay}: give a pause of 0 seconds or more")
+        if load is not None:
+            given = [
+                option
+                for option, value in (
+                    ("--players", players),
+                    ("--rules", rules),
+                    ("--set", rule_set_options),
+                    ("--deck", deck),
+                    ("--seed", seed),
+                )
+                if value is not None
+            ]
+            if given:
+                raise ConfigError(
+                    "--load takes the players, rules, deck and seed from the saved game: "
+                    f"leave out {', '.join(given)}"
+                )
+            record = load_record(load)  # its errors name the file already
+            try:
+                match = tui.Match.from_record(record)
+            except HisssError as exc:
+                raise _in_file(load, exc) from None
+        else:
+            rule_set = _rules(rules or "classic", rule_set_options)
+            the_deck = resolve_deck(deck or "rainbow")
+            you = get_catalog(language).text("seat.default_person")
+            spec = players if players is not None else f"{you},bot:medium"
+            seats = tui.parse_players(spec, rule_set, "--players")
+            if seed is None:
+                seed = secrets.randbelow(2**31)
+            match = tui.Match(seats, rule_set, the_deck, seed)
+    tui.play(
+        match,
+        language,
+        colour_blind=colour_blind,
+        delay=tui.DEFAULT_DELAY if delay is None else delay,
+        save_path=None if load is None else str(load),
+        loaded=load is not None,
+    )
+
+
+def _language(lang: str | None) -> str:
+    """The language asked for, or the environment's."""
+    if lang is None:
+        return detect_language(os.environ)
+    key = lang.strip().lower()
+    if key not in LANGUAGES:
+        raise ConfigError(f"--lang {lang!r}: unknown language (languages: {', '.join(LANGUAGES)})")
+    return key
 
 
 def _in_file(file: Path, exc: HisssError) -> HisssError:

@@ -1,0 +1,77 @@
+"""A game's result told in words: who won, and which measure or tie-break decided it.
+
+Every scoring of the rules is covered: ``cards`` and ``snakes`` (ties broken by the longest snake),
+``longest`` (ties broken by the most cards) and ``first-to`` (the target reached, or, when nobody
+reached it, scored as ``cards``). A tie on every measure is a shared win, and a game in which
+nobody took a snake is a win shared by everybody.
+
+>>> from hisss.core import Rules, parse_snake, score
+>>> from hisss.i18n import get_catalog
+>>> six = parse_snake("H:red M:red-orange M:orange-yellow M:yellow-green M:green-blue T:blue")
+>>> three = parse_snake("H:red M:red-orange T:orange")
+>>> result = score([[six], [three, three]], Rules())
+>>> print(explain_result(result, Rules(), ["Ala", "Ola"], get_catalog("en")))
+Ala and Ola tie on cards (6); Ala wins the tie-break with the longest snake (6 cards).
+>>> print(explain_result(result, Rules(), ["Ala", "Ola"], get_catalog("pl")))
+Ala i Ola mają tyle samo kart (6); dogrywkę wygrywa Ala dzięki najdłuższemu wężowi (kart: 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hisss.core import Result, Rules, Scoring
+from hisss.i18n.catalog import Catalog
+
+#: For each scoring: the measure that decides first, and the tie-break after it.
+MEASURES: dict[Scoring, tuple[str, str]] = {
+    Scoring.CARDS: ("cards", "longest"),
+    Scoring.FIRST_TO: ("cards", "longest"),
+    Scoring.SNAKES: ("snakes", "longest"),
+    Scoring.LONGEST: ("longest", "cards"),
+}
+
+
+def explain_result(result: Result, rules: Rules, names: Sequence[str], catalog: Catalog) -> str:
+    """One or two sentences on who won ``result`` under ``rules`` and why, naming the seats by
+    ``names`` (one per seat, in seat order), in the catalog's language."""
+    if len(names) != len(result.cards):
+        raise ValueError(f"{len(names)} names for a result of {len(result.cards)} seats")
+
+    def who(seats: Sequence[int]) -> str:
+        return catalog.names([names[s] for s in seats])
+
+    if rules.scoring is Scoring.FIRST_TO and result.decided_by == "target":
+        return catalog.text("explain.win.target", winner=who(result.winners), value=rules.target)
+    prefix = ""
+    if rules.scoring is Scoring.FIRST_TO:
+        prefix = catalog.text("explain.target_missed", target=rules.target) + " "
+    if not any(result.cards):
+        return prefix + catalog.text("explain.nobody")
+    primary, tiebreak = MEASURES[rules.scoring]
+    measures = {"cards": result.cards, "snakes": result.snakes, "longest": result.longest}
+    first, second = measures[primary], measures[tiebreak]
+    value = max(first)
+    tied = [seat for seat, v in enumerate(first) if v == value]
+    winner = result.winners[0]
+    if len(tied) == 1:
+        sentence = catalog.text(f"explain.win.{primary}", winner=who(tied), value=value)
+    elif result.is_shared:
+        sentence = catalog.text(
+            f"explain.shared.{primary}",
+            winners=who(result.winners),
+            value=value,
+            best=second[winner],
+        )
+    else:
+        sentence = catalog.text(
+            f"explain.tie.{primary}",
+            tied=who(tied),
+            winner=who(result.winners),
+            value=value,
+            best=second[winner],
+        )
+    return prefix + sentence
+
+
+__all__ = ["MEASURES", "explain_result"]

@@ -1,0 +1,180 @@
+"""``hisss play`` on the command line: its options reach the game, bad ones end with one clear line
+and exit status 2, and without Textual it says which extra to install."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from hisss.cli import app
+from hisss.core import RAINBOW, Rules
+from hisss.record import save_record
+from hisss.tui import DEFAULT_DELAY, Match, parse_players
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Replace the full-screen game by a recorder of what it was asked to play."""
+    calls: list[dict[str, Any]] = []
+
+    def fake_play(match: Match, language: str, **options: Any) -> None:
+        calls.append({"match": match, "language": language, **options})
+
+    monkeypatch.setattr("hisss.tui.play", fake_play)
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    return calls
+
+
+def _play(*args: str, env: dict[str, str] | None = None) -> Result:
+    return runner.invoke(app, ["play", *args], env=env)
+
+
+def _error(result: Result, fragment: str) -> None:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert fragment in lines[0], lines[0]
+    assert result.stdout == ""
+
+
+def test_play_with_options(played: list[dict[str, Any]]) -> None:
+    result = _play(
+        "--players", "Ala,bot:hard,Ola", "--rules", "pl", "--set", "scoring=snakes",
+        "--deck", "docs/decks/quick.json", "--seed", "42", "--lang", "PL", "--colour-blind",
+        "--delay", "0",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (call,) = played
+    match: Match = call["match"]
+    assert [s.record_name for s in match.seats] == ["Ala", "bot:hard", "Ola"]
+    assert match.rules.join_claim.value == "always" and match.rules.scoring.value == "snakes"
+    assert match.deck.name == "quick" and match.seed == 42
+    assert call["language"] == "pl" and call["colour_blind"] is True and call["delay"] == 0
+    assert call["loaded"] is False and call["save_path"] is None
+
+
+def test_play_defaults(played: list[dict[str, Any]]) -> None:
+    assert _play(env={"LANG": "pl_PL.UTF-8"}).exit_code == 0
+    assert _play(env={"LANG": "en_GB.UTF-8"}).exit_code == 0
+    polish, english = played
+    assert polish["language"] == "pl" and english["language"] == "en"
+    assert [s.record_name for s in polish["match"].seats] == ["Ty", "bot:medium"]
+    assert [s.record_name for s in english["match"].seats] == ["You", "bot:medium"]
+    assert polish["match"].rules == Rules() and polish["match"].deck.name == "rainbow"
+    assert polish["delay"] == DEFAULT_DELAY and polish["colour_blind"] is False
+    assert isinstance(polish["match"].seed, int)
+
+
+def test_play_loads_a_saved_game(played: list[dict[str, Any]], tmp_path: Path) -> None:
+    match = Match(parse_players("Ala,bot:easy", Rules()), Rules(), RAINBOW, seed=5)
+    match.draw()
+    match.place(match.state.legal_actions()[0])
+    path = tmp_path / "saved.json"
+    save_record(match.record(), path)
+    result = _play("--load", str(path), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    (call,) = played
+    assert call["loaded"] is True and call["save_path"] == str(path)
+    assert call["match"].turns == match.turns and call["match"].order == match.order
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--players", "Ala,,Ola"], "--players 'Ala,,Ola': a name is empty"),
+        (["--players", "Ala,bot:genius"], "unknown bot level 'genius'"),
+        (["--players", "Ala,Ala"], "the name 'Ala' is given twice"),
+        (["--players", "Ala"], "1 players: Hisss is played by 2 to 5"),
+        (["--players", "a,b,c,d,e,f"], "6 players"),
+        (["--players", "Ala,Ola", "--rules", "nope"], "unknown rules preset"),
+        (["--players", "Ala,Ola", "--deck", "nope"], "nope"),
+        (["--players", "Ala,Ola", "--set", "scoring=fast"], "scoring"),
+        (["--lang", "de"], "--lang 'de': unknown language (languages: en, pl)"),
+        (["--delay", "-1"], "--delay -1.0: give a pause of 0 seconds or more"),
+        (["--delay", "nan"], "give a pause of 0 seconds or more"),
+        (["--load", "missing.json"], "missing.json: no such file"),
+        (["--load", "x.json", "--seed", "0"], "leave out --seed"),
+        (
+            ["--load", "x.json", "--players", "A,B", "--deck", "double"],
+            "leave out --players, --deck",
+        ),
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    played: list[dict[str, Any]], args: list[str], fragment: str
+) -> None:
+    _error(_play(*args), fragment)
+    assert not played
+
+
+def test_loading_a_record_that_cannot_go_on(played: list[dict[str, Any]], tmp_path: Path) -> None:
+    match = Match(parse_players("Ala,Ola", Rules()), Rules(), RAINBOW, seed=5)
+    match.draw()
+    match.place(match.state.legal_actions()[0])
+    path = tmp_path / "tampered.json"
+    save_record(replace(match.record(), seed=6), path)
+    _error(_play("--load", str(path)), f"{path}: cards: not the order the seed 6 deals")
+
+
+def test_help_lists_play() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0 and "play" in result.stdout
+    result = runner.invoke(app, ["play", "--help"])
+    for option in ("--players", "--rules", "--set", "--deck", "--seed", "--lang", "--colour-blind",
+                   "--load", "--delay"):  # fmt: skip
+        assert option in result.stdout
+
+
+def test_play_without_textual_says_what_to_install() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['textual'] = None  # as if Textual were not installed\n"
+        "from hisss.cli import main\n"
+        "sys.argv = ['hisss', 'play', '--players', 'Ala,Ola']\n"
+        "main()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "error: hisss play needs Textual: install the extra with pip install 'hisss[tui]'"
+    ]
+    # The other commands work without Textual.
+    code = code.replace("'play', '--players', 'Ala,Ola'", "'simulate', '--games', '3'")
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "3 games" in proc.stdout
+
+
+def test_replay_reads_games_saved_by_play(tmp_path: Path) -> None:
+    match = Match(parse_players("Ala,bot:hard", Rules()), Rules(), RAINBOW, seed=5)
+    match.draw()
+    match.place(match.state.legal_actions()[0])
+    match.draw()
+    unfinished = tmp_path / "unfinished.json"
+    save_record(match.record(), unfinished)
+    result = runner.invoke(app, ["replay", str(unfinished), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "seat 1: Ala, seat 2: bot:hard · seed 5" in result.stdout
+    assert "unfinished game: turn 2, seat 2 to place" in result.stdout
+    while not match.is_over():
+        if match.state.is_chance_node():
+            match.draw()
+        match.place(match.state.legal_actions()[-1])
+    finished = tmp_path / "finished.json"
+    save_record(match.record(), finished)
+    result = runner.invoke(app, ["replay", str(finished), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "result: " in result.stdout

@@ -1,0 +1,202 @@
+"""The terminal game's controller without a screen: seats, the deal, undo, hints and records."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from hisss.core import RAINBOW, ConfigError, Rules, deal, get_deck
+from hisss.record import GameRecord, RecordError, load_record, replay, save_record
+from hisss.record.deckfile import resolve_deck
+from hisss.tui.match import Match, Seat, parse_players
+
+QUICK = resolve_deck("docs/decks/quick.json")
+
+
+def _bots_to_person(match: Match) -> None:
+    """Let the bots play until a person (or nobody) is to move."""
+    while match.bot_to_move():
+        if match.state.is_chance_node():
+            match.draw()
+        match.place(match.bot_choice(match.state.copy()))
+
+
+def _play_out(match: Match, rng: random.Random) -> None:
+    """Play to the end: people at random, bots as they choose."""
+    while not match.is_over():
+        _bots_to_person(match)
+        if match.person_to_move():
+            if match.state.is_chance_node():
+                match.draw()
+            match.place(rng.choice(match.state.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("Ala,,Ola", "a name is empty"),
+        (" ,bot:easy", "a name is empty"),
+        ("Ala,bot:genius", "unknown bot level 'genius'"),
+        ("Ala,ALA", "the name 'ALA' is given twice"),
+        ("Ala", "1 players: Hisss is played by 2 to 5"),
+        ("a,b,c,d,e,f", "6 players"),
+        ("Ala,Bardzo Długie Imię Gracza", "longer than 20 characters"),
+        ("Ala,O\tla", "control character"),
+    ],
+)
+def test_bad_players_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_players(spec, Rules())
+
+
+def test_players_people_and_bots() -> None:
+    seats = parse_players("Ala, bot:HARD ,bot:hard,Ola", Rules())
+    assert seats == (Seat("Ala"), Seat("bot:hard", "hard"), Seat("bot:hard", "hard"), Seat("Ola"))
+    assert [s.record_name for s in seats] == ["Ala", "bot:hard", "bot:hard", "Ola"]
+    assert len(parse_players("a,b,c,d,e,f", Rules(six_players=True))) == 6
+
+
+def test_the_deal_comes_from_the_seed_and_the_starter_is_placed() -> None:
+    match = Match(parse_players("Ala,Ola", Rules()), Rules(), RAINBOW, seed=11)
+    assert list(match.order) == deal(RAINBOW, random.Random(11))
+    assert match.drawn_cards == 1 and len(match.state.table) == 1
+    assert match.person_to_move() and match.state.is_chance_node()
+    assert match.draw() == match.order[1]
+    with pytest.raises(ConfigError, match="no card can be drawn now"):
+        match.draw()
+
+
+def test_undo_goes_back_to_the_persons_drawn_card() -> None:
+    match = Match(parse_players("Ala,bot:medium,bot:hard", Rules()), Rules(), RAINBOW, seed=4)
+    assert match.undo_block() == "undo.nothing"
+    match.draw()
+    match.place(match.state.legal_actions()[0])
+    _bots_to_person(match)
+    card = match.draw()
+    before = match.state.copy()
+    turns = list(match.turns)
+    match.place(match.state.legal_actions()[-1])
+    assert match.undo_block() == "undo.wait"
+    _bots_to_person(match)
+    assert match.undo_block() is None
+    match.undo()
+    # Back to just after Ala's second draw: the same card waits, the bots' moves are gone.
+    assert match.state.drawn == card
+    assert match.turns == turns
+    assert (match.state.table, match.state.pits, match.state.remaining) == (
+        before.table,
+        before.pits,
+        before.remaining,
+    )
+    assert match.state.legal_actions() == before.legal_actions()
+    # Undo again: back to the first draw.
+    match.undo()
+    assert match.state.turns == 0 and match.state.drawn == match.order[1]
+    assert match.undo_block() == "undo.nothing"
+    with pytest.raises(ConfigError, match="cannot undo now"):
+        match.undo()
+
+
+def test_undo_is_only_for_a_person_against_bots() -> None:
+    people = Match(parse_players("Ala,Ola", Rules()), Rules(), RAINBOW, seed=1)
+    assert people.undo_block() == "undo.people"
+    demo = Match(parse_players("bot:easy,bot:gentle", Rules()), Rules(), RAINBOW, seed=1)
+    assert demo.undo_block() == "undo.no_people" and demo.is_demo()
+
+
+def test_undo_at_the_end_of_the_game() -> None:
+    match = Match(parse_players("Ala,bot:medium", Rules()), Rules(), QUICK, seed=2)
+    _play_out(match, random.Random(2))
+    assert match.is_over() and match.undo_block() is None
+    match.undo()
+    assert not match.is_over() and match.person_to_move() and match.state.drawn is not None
+
+
+def test_hint_is_the_expert_and_deterministic() -> None:
+    match = Match(parse_players("Ala,bot:medium", Rules()), Rules(), RAINBOW, seed=9)
+    for _ in range(6):
+        _bots_to_person(match)
+        match.draw()
+        legal = match.state.legal_actions()
+        hint = match.hint(match.state.copy())
+        assert hint in legal
+        assert Match.from_record(match.record()).hint(match.state.copy()) == hint
+        match.place(legal[0])
+
+
+def test_a_saved_game_goes_on_with_the_same_cards(tmp_path: object) -> None:
+    seats = parse_players("Ala,bot:medium", Rules())
+    match = Match(seats, Rules(), QUICK, seed=21)
+    rng = random.Random(5)
+    for _ in range(7):
+        _bots_to_person(match)
+        match.draw()
+        match.place(rng.choice(match.state.legal_actions()))
+    match.draw()  # saved with a card drawn and waiting
+    record = match.record()
+    assert record.result is None and record.seats == ("Ala", "bot:medium")
+    text = record.to_json()
+    loaded = Match.from_record(GameRecord.from_json(text))
+    assert loaded.order == match.order
+    assert loaded.seats == match.seats and loaded.turns == match.turns
+    assert loaded.state.drawn == match.state.drawn
+    assert loaded.state.table == match.state.table and loaded.state.pits == match.state.pits
+    # Both go on identically; the finished record replays to the same end.
+    _play_out(match, random.Random(8))
+    _play_out(loaded, random.Random(8))
+    assert loaded.record() == match.record()
+    final = replay(loaded.record())
+    assert final.pits == loaded.state.pits and final.result() == loaded.state.result()
+
+
+def test_bots_play_the_same_game_after_a_reload(tmp_path: object) -> None:
+    seats = parse_players("bot:medium,bot:hard,bot:easy", Rules())
+    whole = Match(seats, Rules(), RAINBOW, seed=33)
+    _play_out(whole, random.Random(0))
+    part = Match(seats, Rules(), RAINBOW, seed=33)
+    for _ in range(20):
+        part.draw()
+        part.place(part.bot_choice(part.state.copy()))
+    again = Match.from_record(part.record())
+    _play_out(again, random.Random(0))
+    assert again.record() == whole.record()
+
+
+def test_a_finished_record_loads_over(tmp_path: object) -> None:
+    match = Match(parse_players("Ala,bot:hard", Rules()), Rules(), QUICK, seed=3)
+    _play_out(match, random.Random(1))
+    record = replace(match.record(), seed=None)  # a finished game needs no seed
+    loaded = Match.from_record(record)
+    assert loaded.is_over() and loaded.state.result() == match.state.result()
+
+
+def test_an_unfinished_record_needs_its_seed() -> None:
+    match = Match(parse_players("Ala,Ola", Rules()), Rules(), RAINBOW, seed=3)
+    match.draw()
+    match.place(match.state.legal_actions()[0])
+    with pytest.raises(RecordError, match="seed: missing"):
+        Match.from_record(replace(match.record(), seed=None))
+    with pytest.raises(RecordError, match="not the order the seed 4 deals"):
+        Match.from_record(replace(match.record(), seed=4))
+    bad = replace(match.record(), seats=("Ala", "bot:genius"))
+    with pytest.raises(ConfigError, match="seat 2 of the record: unknown bot level 'genius'"):
+        Match.from_record(bad)
+
+
+def test_records_of_other_games_load(tmp_path: object) -> None:
+    """A record from ``hisss simulate`` (seats named after bots) loads as people's names."""
+    record = load_record("tests/golden/classic-2p-rainbow.json")
+    loaded = Match.from_record(record)
+    assert loaded.is_over() and [s.name for s in loaded.seats] == list(record.seats)
+    assert not any(s.is_bot for s in loaded.seats)
+
+
+def test_again_deals_the_next_seed(tmp_path: object) -> None:
+    match = Match(parse_players("Ala,bot:easy", Rules()), Rules(), get_deck("double"), seed=7)
+    other = match.again()
+    assert other.seed == 8 and other.seats == match.seats and other.deck == match.deck
+    path = tmp_path / "x.json"  # type: ignore[operator]
+    save_record(other.record(), path)
+    assert Match.from_record(load_record(path)).order == other.order

@@ -1,0 +1,90 @@
+"""Helpers for the tests of the terminal game: the screen as text, and playing games with the
+pilot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from hisss.core import RAINBOW, Deck, Rules
+from hisss.i18n import get_catalog
+from hisss.tui import HisssApp, Match, parse_players
+from hisss.tui.screens import EndScreen
+
+#: The longest a test waits for the game to reach a state, in seconds.
+PATIENCE = 60.0
+
+
+def make_app(
+    players: str,
+    *,
+    seed: int = 1,
+    deck: Deck = RAINBOW,
+    rules: Rules | None = None,
+    language: str = "en",
+    delay: float = 0.0,
+    colour_blind: bool = False,
+    save_path: str | None = None,
+) -> HisssApp:
+    """An app for a new game."""
+    rules = rules or Rules()
+    match = Match(parse_players(players, rules), rules, deck, seed)
+    return HisssApp(
+        match,
+        get_catalog(language),
+        delay=delay,
+        colour_blind=colour_blind,
+        save_path=save_path,
+    )
+
+
+def screen_text(app: HisssApp) -> str:
+    """What the terminal shows now, as plain text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def wait_for(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
+    """Let the app run until ``condition`` holds (failing after :data:`PATIENCE` seconds)."""
+    waited = 0.0
+    while not condition():
+        assert waited < PATIENCE, "the game did not get there in time"
+        await pilot.pause(0.01)
+        waited += 0.01
+
+
+async def person_step(pilot: Pilot[None], app: HisssApp, down: int = 0) -> bool:
+    """One step of a person with the keyboard: pick with Enter, or place the option ``down``
+    places below the first. False when a bot moves (nothing is pressed then)."""
+    phase = app.phase()
+    if phase == "pick":
+        await pilot.press("enter")
+    elif phase == "place":
+        await pilot.press(*(["down"] * down), "enter")
+    else:
+        await pilot.pause(0.01)
+        return False
+    return True
+
+
+async def play_to_end(pilot: Pilot[None], app: HisssApp, down: int = 0) -> None:
+    """Play every person's move with the keyboard until the end screen shows."""
+    waited = 0.0
+    while not isinstance(app.screen, EndScreen):
+        if not await person_step(pilot, app, down):
+            waited += 0.01
+            assert waited < PATIENCE, "the bots did not finish in time"
+    await pilot.pause()
+
+
+def inside(widget: Widget, app: HisssApp) -> bool:
+    """True when the widget is shown and lies wholly on the screen."""
+    region = widget.region
+    return (
+        widget.display
+        and widget.visible
+        and region.width > 0
+        and region.height > 0
+        and app.screen.region.contains_region(region)
+    )
