@@ -116,10 +116,11 @@ def _ray_ordered(
     if not ray.is_initialized():
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         try:
+            quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
             if backend.address is not None:
-                ray.init(address=backend.address, include_dashboard=False, log_to_driver=False)
+                ray.init(address=backend.address, **quiet)
             else:
-                ray.init(num_cpus=backend.workers, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=backend.workers, **quiet)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             where = backend.address or "a local instance"
             raise ConfigError(f"cannot start Ray on {where}: {exc}") from None

@@ -115,8 +115,9 @@ def open_results(
             assert isinstance(found, dict)
             if first.decode("utf-8") != expected:
                 raise ConfigError(
-                    f"{target}: holds another run (its {_differences(found, json.loads(expected))}"
-                    " differ); give another file name, or remove it to start again"
+                    f"{target}: holds another run (different: "
+                    f"{_differences(found, json.loads(expected))}); give another file name, "
+                    "or remove it to start again"
                 )
             keep = len(first)
             for number, line in enumerate(reader, start=1):
