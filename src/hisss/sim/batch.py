@@ -337,7 +337,10 @@ def simulate(
         snapshots=snapshots,
     )
     if engine == "fast":
-        _fast_spec(spec)  # a bot the kernel does not play fails before anything is written
+        checked = _fast_spec(spec)  # a bot the kernel does not play fails before anything else
+        if backend.parallel:
+            # compile (or load) here first, so that local workers load the cache, not compile
+            importlib.import_module("hisss.sim.fast").warm_up(checked)
     if record_dir is not None:
         Path(record_dir).mkdir(parents=True, exist_ok=True)
     stats = RunStats(players, rules)

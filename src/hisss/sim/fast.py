@@ -198,6 +198,10 @@ class Replayed:
 
     #: The number of legal actions on each turn played.
     counts: tuple[int, ...]
+    #: Per turn, the most cards one legal action takes (greedy's aim), and how many legal
+    #: actions greedy chooses among (those taking that many, or all when none takes any).
+    best_claims: tuple[int, ...]
+    greedy_choices: tuple[int, ...]
     #: The result, as the engine's :class:`~hisss.core.Result`.
     result: Result
     #: Snakes and cards left on the table.
@@ -223,7 +227,7 @@ def replay_counts(
     kind, a, b = card_tables()
     order = np.array([c.code for c in cards], dtype=np.int64)
     picks = np.array(list(choices), dtype=np.int64)
-    counts = np.zeros(max(len(cards), 1), dtype=np.int64)
+    counts = np.zeros((max(len(cards), 1), 3), dtype=np.int64)
     row = np.zeros(kernel.row_width(players), dtype=np.int64)
     width = len(cards) // 3 + 1
     seats = np.zeros(width, dtype=np.int8)
@@ -252,10 +256,13 @@ def replay_counts(
             raise ConfigError(f"the choices ran out on turn {turn + 1} ({len(choices)} given)")
         raise ConfigError(
             f"turn {turn + 1}: choice {choices[turn]} is out of range "
-            f"({counts[turn]} legal actions)"
+            f"({counts[turn, 0]} legal actions)"
         )
+    turns = int(row[kernel.COL_TURNS])
     return Replayed(
-        counts=tuple(int(n) for n in counts[: int(row[kernel.COL_TURNS])]),
+        counts=tuple(int(n) for n in counts[:turns, 0]),
+        best_claims=tuple(int(n) for n in counts[:turns, 1]),
+        greedy_choices=tuple(int(n) for n in counts[:turns, 2]),
         result=row_result(row.tolist(), players),
         table_snakes=int(row[kernel.COL_TABLE_SNAKES]),
         table_cards=int(row[kernel.COL_TABLE_CARDS]),

@@ -146,8 +146,9 @@ def _play(
     """Play one game of the cards ``order`` (starter first); return the number of claims.
 
     With ``choices`` non-empty the game replays those action indices (engine numbering) instead
-    of asking the bots, and ``counts`` receives the number of legal actions on each turn; a choice
-    out of range stops the game and returns -1 - turn. Figures go to ``row`` (see ``COL_*``), the
+    of asking the bots, and row ``t`` of ``counts`` receives turn ``t``'s number of legal actions,
+    the most cards one of them takes and the number greedy chooses among; a choice out of range
+    stops the game and returns -1 - turn. Figures go to ``row`` (see ``COL_*``), the
     claims in order to ``claim_seat`` and ``claim_len``. ``work`` is scratch space of 12 rows of at
     least the deck's size.
     """
@@ -298,20 +299,11 @@ def _play(
         if new_ok:
             n += 1
         # ---- choose
-        if replay:
-            if turn >= choices.shape[0] or choices[turn] < 0 or choices[turn] >= n:
-                counts[turn] = n
-                return -1 - turn
-            counts[turn] = n
-            pick = choices[turn]
-        elif n == 1:
-            pick = 0
-        elif bots[to_move] == BOT_RANDOM:
-            pick = _below(rng, n)
-        else:
-            # greedy: the most cards taken now, uniformly among the best; else uniformly
-            best = 0
-            ties = 0
+        greedy = not replay and n > 1 and bots[to_move] == BOT_GREEDY
+        # greedy: the most cards taken now, uniformly among the best; else uniformly
+        best = 0
+        ties = 0
+        if replay or greedy:
             if kind != K_MID:
                 for a in range(ne):
                     i = act_i[a]
@@ -341,51 +333,54 @@ def _play(
                                 ties = 1
                             elif gain == best and gain > 0:
                                 ties += 1
-            if best == 0:
-                pick = _below(rng, n)
-            else:
-                r = 0 if ties == 1 else _below(rng, ties)
-                # find the r-th best action in engine order
-                pick = -1
-                if kind != K_MID:
-                    for a in range(ne):
-                        i = act_i[a]
-                        if kind == K_HEAD:
-                            gain = ln[i] + 1 if rk[i] == K_TAIL else 0
-                        else:
-                            gain = ln[i] + 1 if lk[i] == K_HEAD else 0
-                        if gain == best:
-                            if r == 0:
-                                pick = a
-                                break
-                            r -= 1
-                else:
-                    m = ne
-                    for a in range(nx):
-                        if pick >= 0:
+        if replay:
+            counts[turn, 0] = n
+            counts[turn, 1] = best
+            counts[turn, 2] = ties if best > 0 else n
+            if turn >= choices.shape[0] or choices[turn] < 0 or choices[turn] >= n:
+                return -1 - turn
+            pick = choices[turn]
+        elif n == 1:
+            pick = 0
+        elif not greedy or best == 0:
+            pick = _below(rng, n)
+        else:
+            r = 0 if ties == 1 else _below(rng, ties)
+            # find the r-th best action in engine order
+            pick = -1
+            if kind != K_MID:
+                for a in range(ne):
+                    i = act_i[a]
+                    if kind == K_HEAD:
+                        gain = ln[i] + 1 if rk[i] == K_TAIL else 0
+                    else:
+                        gain = ln[i] + 1 if lk[i] == K_HEAD else 0
+                    if gain == best:
+                        if r == 0:
+                            pick = a
                             break
-                        i = ex_i[a]
-                        h = lk[i] == K_HEAD
-                        tl = rk[i] == K_TAIL
-                        for b in range(ny):
-                            j = ey_i[b]
-                            if (
-                                i != j
-                                and not (h and lk[j] == K_HEAD)
-                                and not (tl and rk[j] == K_TAIL)
-                            ):
-                                if join_always or (
-                                    (h or lk[j] == K_HEAD) and (tl or rk[j] == K_TAIL)
-                                ):
-                                    gain = ln[i] + ln[j] + 1
-                                else:
-                                    gain = 0
-                                if gain == best:
-                                    if r == 0:
-                                        pick = m
-                                        break
-                                    r -= 1
-                                m += 1
+                        r -= 1
+            else:
+                m = ne
+                for a in range(nx):
+                    if pick >= 0:
+                        break
+                    i = ex_i[a]
+                    h = lk[i] == K_HEAD
+                    tl = rk[i] == K_TAIL
+                    for b in range(ny):
+                        j = ey_i[b]
+                        if i != j and not (h and lk[j] == K_HEAD) and not (tl and rk[j] == K_TAIL):
+                            if join_always or ((h or lk[j] == K_HEAD) and (tl or rk[j] == K_TAIL)):
+                                gain = ln[i] + ln[j] + 1
+                            else:
+                                gain = 0
+                            if gain == best:
+                                if r == 0:
+                                    pick = m
+                                    break
+                                r -= 1
+                            m += 1
         row[COL_CHOICES] += n
         if n > 1:
             row[COL_WITH_CHOICE] += 1
@@ -606,6 +601,7 @@ def play_games(
     work = np.zeros((12, 4 * size + 4), dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     none = np.zeros(0, dtype=np.int64)
+    no_counts = np.zeros((0, 3), dtype=np.int64)
     for g in range(seeds.shape[0]):
         rng[0] = seeds[g]
         for k in range(size):
@@ -628,7 +624,7 @@ def play_games(
             card_b,
             rng,
             none,
-            none,
+            no_counts,
             rows[g],
             claim_seat[g],
             claim_len[g],
