@@ -35,7 +35,7 @@ from hisss.core import (
     new_game,
 )
 from hisss.sim import simulate
-from hisss.sim.batch import fast_lines, fast_stats, play_chunk
+from hisss.sim.batch import SimSpec, fast_lines, fast_stats, play_chunk
 from hisss.sim.bench import fast_throughput
 from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts
 from hisss.sim.stats import RunStats
@@ -145,7 +145,8 @@ def test_fast_statistics_match_the_engine(
 
 
 def test_greedy_beats_random_in_the_kernel() -> None:
-    report = simulate(20_000, 2, 1, get_rules("classic"), RAINBOW, ["greedy", "random"], engine="fast")
+    bots = ["greedy", "random"]
+    report = simulate(20_000, 2, 1, get_rules("classic"), RAINBOW, bots, engine="fast")
     assert report["seat1_win_rate"]["mean"] > 0.6
 
 
@@ -160,8 +161,6 @@ def test_fast_games_depend_only_on_seed_and_number() -> None:
 def test_fast_stats_equal_the_rows_read_back() -> None:
     # The numpy statistics of a task equal the statistics of its lines added one by one, as a
     # resumed run adds them.
-    from hisss.sim.batch import SimSpec
-
     rules = Rules(scoring=Scoring.FIRST_TO, target=10)
     spec = SimSpec(3, 4, rules, RAINBOW, ("greedy", "random", "random"), "fast", {"x": 1}, True)
     games = play_fast(FastSpec(3, rules, RAINBOW, ("greedy", "random", "random")), 4, 1, 500)

@@ -24,6 +24,7 @@ The task function must be importable by the workers (a module-level function of 
 from __future__ import annotations
 
 import importlib
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -116,7 +117,11 @@ def _ray_ordered(
     if not ray.is_initialized():
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         try:
-            quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
+            quiet = {
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "logging_level": logging.ERROR,
+            }
             if backend.address is not None:
                 ray.init(address=backend.address, **quiet)
             else:
