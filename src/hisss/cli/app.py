@@ -1,8 +1,9 @@
 """The ``hisss`` command line: the Typer application and its commands.
 
 Commands: ``simulate`` (a seeded batch of bot games, summarised), ``tournament`` (bots against
-each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed)
-and ``replay`` (check a game record and print the game). Every error the package raises on purpose
+each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed),
+``analyze`` (an HTML report with plots from results files) and ``replay`` (check a game record and
+print the game). Every error the package raises on purpose
 (:class:`~hisss.core.HisssError`) ends the command with one line on stderr and exit status 2.
 Output meant for programs (``--json``) goes to stdout alone; progress bars go to stderr.
 """
@@ -44,6 +45,7 @@ from hisss.record import load_record, replay, resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
 from hisss.sim import tournament as run_tournament
+from hisss.sim.analysis import analyze as run_analyze
 from hisss.sim.bench import DEFAULT_SECONDS
 from hisss.sim.executor import Backend
 from hisss.sim.movetimes import move_times
@@ -146,7 +148,7 @@ def _option_value(text: str) -> object:
 app = typer.Typer(
     name="hisss",
     help="Hisss, the colour-matching snake card game: simulate bot games, play bot tournaments, "
-    "benchmark the engine, replay game records.",
+    "benchmark the engine, analyse results, replay game records.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -521,6 +523,35 @@ def movetimes(
         typer.echo(json.dumps(figures, indent=2))
     else:
         print_move_times(_stdout(), figures)
+
+
+@app.command()
+def analyze(
+    results: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RESULTS...",
+            help="Results files of simulate --out, and/or reports of tournament --json.",
+        ),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", metavar="FILE", help="The HTML report to write."),
+    ] = Path("report.html"),
+) -> None:
+    """Write a self-contained HTML report with plots from simulation results and tournaments.
+
+    Sections: score and snake-length distributions, seat advantage by number of players (Wilson
+    95% intervals), rule presets and decks compared, and bot win rates with 95% intervals. Every
+    figure states its sample size. Results files are read line by line, so any size fits in
+    memory. Needs matplotlib (pip install 'hisss[dist]').
+    """
+    with _errors():
+        summary = run_analyze(results, output)
+    typer.echo(
+        f"wrote {output}: {summary.games:,} games from {len(summary.files)} "
+        f"file{'s' if len(summary.files) != 1 else ''}"
+    )
 
 
 @app.command("replay")
