@@ -82,10 +82,13 @@ def test_report_has_every_section_plot_and_sample_size(inputs: list[Path], tmp_p
     )
     assert "n = 650 games in 3 configurations" in captions["configurations"]
     assert "bot-games" in captions["bots"]
-    for size in ("n = 300 games", "n = 200 games", "n = 150 games", "n = 40 games"):
-        assert size in page
-    # the table of configurations
-    assert "3 · pl · rainbow · greedy,random,random" in page
+    # the table of configurations, with the games of each
+    for label, games in (
+        ("2 · classic · rainbow · random", 300),
+        ("3 · pl · rainbow · greedy,random,random", 200),
+        ("2 · classic · all-pairs · greedy", 150),
+    ):
+        assert f"<tr><td>{label}</td><td>{games}</td>" in page
 
 
 def test_summary_counts(inputs: list[Path]) -> None:
