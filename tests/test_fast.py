@@ -38,6 +38,7 @@ from hisss.sim import simulate
 from hisss.sim.batch import SimSpec, fast_lines, fast_stats, play_chunk
 from hisss.sim.bench import fast_throughput
 from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts
+from hisss.sim.results import dumps
 from hisss.sim.stats import RunStats
 
 runner = CliRunner()
@@ -167,7 +168,9 @@ def test_fast_stats_equal_the_rows_read_back() -> None:
     stats = fast_stats(games.rows, 3, rules)
     again = RunStats(3, rules)
     for line in fast_lines(games, spec):
-        again.add_row(json.loads(line))
+        row = json.loads(line)
+        assert line == dumps(row) + "\n"  # the canonical text the engine's rows are written in
+        again.add_row(row)
     assert again.report() == stats.report()
     assert play_chunk(spec, 1, 500).stats.report() == stats.report()
 

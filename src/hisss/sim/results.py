@@ -22,7 +22,7 @@ file an uninterrupted run writes. A file with another header is refused, naming 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -56,10 +56,10 @@ class ResultsWriter:
         self.file = file
         self.path = path
 
-    def write(self, lines: Sequence[str]) -> None:
-        """Append lines (each ending with a newline) and flush them to the operating system."""
-        if lines:
-            self.file.write("".join(lines).encode("utf-8"))
+    def write(self, data: bytes) -> None:
+        """Append complete lines (UTF-8, each ending with a newline) and flush them."""
+        if data:
+            self.file.write(data)
             self.file.flush()
 
     def close(self) -> None:
