@@ -9,20 +9,25 @@ process would leave it) must resume to exactly the file of an uninterrupted run.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import ray
+from rich.console import Console
+from rich.progress import Progress
 from typer.testing import CliRunner, Result
 
 from hisss.cli import app
+from hisss.cli.app import _RateColumn
 from hisss.core import ConfigError, get_rules
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.results import header_line, open_results
@@ -205,3 +210,27 @@ def test_worker_errors_come_back_as_they_were() -> None:
 def test_ray_task_errors_come_back_as_they_were(ray_local: None) -> None:
     with pytest.raises(ConfigError, match='unknown rules preset "house"'):
         list(run_ordered(get_rules, [("classic",), ("house",)], Backend("ray", 2)))
+
+
+def test_help_names_the_new_options() -> None:
+    simulate = _ok(_run("simulate", "--help"))
+    for option in ("--fast", "--workers", "--backend", "--address", "--out", "--chunk"):
+        assert option in simulate
+    assert "--stop-after" not in simulate  # a test hook, hidden
+    tournament = _ok(_run("tournament", "--help"))
+    for option in ("--workers", "--backend", "--address"):
+        assert option in tournament
+    assert "RESULTS" in _ok(_run("analyze", "--help"))
+    assert "analyze" in _ok(_run("--help"))
+
+
+def test_progress_bar_shows_the_rate() -> None:
+    column = _RateColumn()
+    with Progress(column, console=Console(file=io.StringIO())) as bar:
+        task = bar.add_task("games", total=100)
+        assert column.render(bar.tasks[0]).plain == "- games/s"
+        bar.update(task, completed=10)
+        time.sleep(0.01)
+        bar.update(task, completed=30)
+        shown = column.render(bar.tasks[0]).plain
+    assert shown.endswith(" games/s") and shown != "- games/s"

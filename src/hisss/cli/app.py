@@ -530,7 +530,7 @@ def analyze(
     results: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RESULTS...",
+            metavar="RESULTS",
             help="Results files of simulate --out, and/or reports of tournament --json.",
         ),
     ],
