@@ -25,6 +25,7 @@ from hisss.core import (
     ALL_PAIRS,
     DOUBLE,
     RAINBOW,
+    Card,
     ConfigError,
     Deck,
     JoinClaim,
@@ -33,6 +34,7 @@ from hisss.core import (
     deal,
     get_rules,
     new_game,
+    parse_card,
 )
 from hisss.sim import simulate
 from hisss.sim.batch import SimSpec, fast_lines, fast_stats, play_chunk
@@ -218,3 +220,34 @@ def test_bench_reports_the_kernel() -> None:
     assert "compiled kernel" in table.stdout
     without = json.loads(runner.invoke(app, ["bench", "-t", "0.05", "--no-fast", "--json"]).stdout)
     assert without["fast_games_per_second"] is None and without["fast_note"] == "not measured"
+
+
+@pytest.mark.parametrize(
+    ("deck", "order", "counts"),
+    [
+        # the worked examples of the rules: two heads may not be joined (all-pairs deck) ...
+        (ALL_PAIRS, "H:red M:red-orange H:blue M:blue-green M:orange-green", (1, 1, 1, 2)),
+        # ... a head and a tail may, and the join takes the five cards; extending either is legal
+        (RAINBOW, "H:red M:red-orange M:yellow-green T:green M:orange-yellow", (1, 1, 1, 3)),
+        # a wild tail caps either end of a lone mid-section, never a lone head
+        (RAINBOW, "M:red-orange H:yellow T:wild", (1, 2)),
+    ],
+)
+def test_kernel_counts_on_the_worked_examples(deck: Deck, order: str, counts: tuple[int]) -> None:
+    cards = [parse_card(c) for c in order.split()]
+    out = replay_counts(cards, [0] * len(counts), 2, get_rules("classic"))
+    assert out.counts == counts
+    engine = _engine_counts(cards)
+    assert engine == counts
+
+
+def _engine_counts(cards: list[Card]) -> tuple[int, ...]:
+    state = new_game(2, get_rules("classic"), Deck.from_cards("stack", cards))
+    counts = []
+    for card in cards:
+        state.draw(card)
+        if state.drawn is not None:
+            legal = state.legal_actions()
+            counts.append(len(legal))
+            state.push(legal[0])
+    return tuple(counts)
