@@ -2,8 +2,9 @@
 
 Commands: ``simulate`` (a seeded batch of bot games, summarised), ``tournament`` (bots against
 each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed),
-``replay`` (check a game record and print the game) and ``play`` (the terminal game; it imports
-:mod:`hisss.tui`, and so Textual, only when it runs). Every error the package raises on purpose
+``analyze`` (an HTML report with plots from results files), ``replay`` (check a game record and
+print the game) and ``play`` (the terminal game; it imports :mod:`hisss.tui`, and so Textual, only
+when it runs). Every error the package raises on purpose
 (:class:`~hisss.core.HisssError`) ends the command with one line on stderr and exit status 2.
 Output meant for programs (``--json``) goes to stdout alone; progress bars go to stderr.
 """
@@ -22,7 +23,16 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
 
 from hisss import __version__
 from hisss.bots import BOT_NAMES, LEVEL_NAMES, make_bot, make_bots
@@ -39,7 +49,9 @@ from hisss.record import load_record, replay, resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
 from hisss.sim import tournament as run_tournament
+from hisss.sim.analysis import analyze as run_analyze
 from hisss.sim.bench import DEFAULT_SECONDS
+from hisss.sim.executor import Backend
 from hisss.sim.movetimes import move_times
 
 #: Runs of at least this many games show a progress bar (when stderr is a terminal).
@@ -78,6 +90,33 @@ DeckOption = Annotated[
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object instead of a table.")
 ]
+WorkersOption = Annotated[
+    int,
+    typer.Option(
+        "--workers",
+        "-w",
+        metavar="W",
+        help="Processes that play the games (with --backend ray and no --address: the CPUs of "
+        "the local Ray); the output does not depend on it.",
+    ),
+]
+BackendOption = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        metavar="local|ray",
+        help="Where the games run: local processes, or Ray (pip install 'hisss[dist]').",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        metavar="ADDR",
+        help="With --backend ray: the address of an existing Ray cluster (default: start a "
+        "local Ray with --workers CPUs).",
+    ),
+]
 
 
 def _rules(preset: str, settings: list[str] | None) -> Rules:
@@ -113,7 +152,7 @@ def _option_value(text: str) -> object:
 app = typer.Typer(
     name="hisss",
     help="Hisss, the colour-matching snake card game: play it in the terminal, simulate bot "
-    "games, play bot tournaments, benchmark the engine, replay game records.",
+    "games, play bot tournaments, benchmark the engine, analyse results, replay game records.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -202,26 +241,65 @@ def simulate(
             "games or more when stderr is a terminal).",
         ),
     ] = None,
+    fast: Annotated[
+        bool,
+        typer.Option(
+            "--fast",
+            help="Play through the compiled kernel (random and greedy bots; pip install "
+            "'hisss[dist]'): the same statistics as the engine, many times faster.",
+        ),
+    ] = False,
+    workers: WorkersOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="Stream every game to FILE as JSON lines (a header line, then one line per "
+            "game). If FILE holds part of this same run, the run resumes after its last game.",
+            dir_okay=False,
+        ),
+    ] = None,
+    chunk: Annotated[
+        int | None,
+        typer.Option(
+            "--chunk",
+            metavar="N",
+            help="Games per task (default: from the run's size and --workers); the output does "
+            "not depend on it.",
+        ),
+    ] = None,
+    stop_after: Annotated[
+        int | None, typer.Option("--stop-after", hidden=True, help="Stop after N tasks (tests).")
+    ] = None,
 ) -> None:
     """Play many games between bots and report statistics as means with standard errors.
 
     Game k of a run is dealt and played from a seed derived from --seed and k, so the same
-    arguments always print the same output.
+    arguments always print the same output, whatever --workers, --backend or --chunk.
     """
     with _errors():
         rule_set = _rules(rules, rule_set_options)
         _check_players(rule_set, players)
         the_deck = resolve_deck(deck)
-        seated = make_bots(bots, players)
+        make_bots(bots, players)  # check the names and their number first
         args: dict[str, Any] = {
             "games": games,
             "players": players,
             "seed": seed,
             "rules": rule_set,
             "deck": the_deck,
-            "bots": seated,
+            "bots": [n.strip() for n in bots.split(",")],
             "record_dir": record_dir,
             "snapshots": snapshots,
+            "engine": "fast" if fast else "engine",
+            "backend": Backend(backend.strip().lower(), workers, address),
+            "out": out,
+            "chunk": chunk,
+            "stop_after": stop_after,
         }
         report = _run(run_simulate, args, "simulating", games, progress)
     if as_json:
@@ -251,6 +329,7 @@ def _with_bar(
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
+        _RateColumn(),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=True) as bar:
@@ -260,11 +339,23 @@ def _with_bar(
 
         def advance(done: int, total: int) -> None:
             nonlocal shown
-            if done - shown >= step or done == total:
+            if shown == 0 and done > 1 and done < total:
+                # a resumed run starts part way: no rate from games played before
+                bar.reset(task, total=total, completed=done)
+                shown = done
+            elif done - shown >= step or done == total:
                 bar.update(task, completed=done)
                 shown = done
 
         return run(**args, progress=advance)
+
+
+class _RateColumn(ProgressColumn):
+    """Games per second, as Rich estimates it from the recent progress."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.speed
+        return Text("- games/s" if speed is None else f"{speed:,.0f} games/s")
 
 
 @app.command()
@@ -291,15 +382,9 @@ def tournament(
     ] = 1000,
     players: PlayersOption = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar="S", help="Seed of the run.")] = 0,
-    workers: Annotated[
-        int,
-        typer.Option(
-            "--workers",
-            "-w",
-            metavar="W",
-            help="Processes that play the games; the output does not depend on it.",
-        ),
-    ] = 1,
+    workers: WorkersOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     mirror: Annotated[
         bool,
         typer.Option(
@@ -354,6 +439,7 @@ def tournament(
             "deck": the_deck,
             "mirror": mirror,
             "workers": workers,
+            "backend": Backend(backend.strip().lower(), workers, address),
         }
         report = _run(run_tournament, args, "playing", total, progress)
     if as_json:
@@ -375,18 +461,26 @@ def bench(
     rules: RulesOption = "classic",
     rule_set_options: SetOption = None,
     deck: DeckOption = "rainbow",
+    fast: Annotated[
+        bool,
+        typer.Option(
+            "--fast/--no-fast",
+            help="Also measure the compiled kernel (fast_games_per_second; needs numba).",
+        ),
+    ] = True,
 ) -> None:
     """Measure the engine's random-play throughput on one core.
 
     Plays uniformly random games for a few seconds, each to its end, then times legal_actions(),
     copy(), push() and undo() on positions from real games. A deck with no turns (one card) shows
-    "-" for the figures it cannot give. Figures vary with the machine and the moment.
+    "-" for the figures it cannot give. The compiled kernel (simulate --fast) is measured for the
+    same time, its compile time apart. Figures vary with the machine and the moment.
     """
     with _errors():
         rule_set = _rules(rules, rule_set_options)
         _check_players(rule_set, players)
         the_deck = resolve_deck(deck)
-        figures = run_bench(seconds, players, rule_set, the_deck)
+        figures = run_bench(seconds, players, rule_set, the_deck, fast=fast)
     if as_json:
         typer.echo(json.dumps(figures, indent=2))
     else:
@@ -433,6 +527,35 @@ def movetimes(
         typer.echo(json.dumps(figures, indent=2))
     else:
         print_move_times(_stdout(), figures)
+
+
+@app.command()
+def analyze(
+    results: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RESULTS",
+            help="Results files of simulate --out, and/or reports of tournament --json.",
+        ),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", metavar="FILE", help="The HTML report to write."),
+    ] = Path("report.html"),
+) -> None:
+    """Write a self-contained HTML report with plots from simulation results and tournaments.
+
+    Sections: score and snake-length distributions, seat advantage by number of players (Wilson
+    95% intervals), rule presets and decks compared, and bot win rates with 95% intervals. Every
+    figure states its sample size. Results files are read line by line, so any size fits in
+    memory. Needs matplotlib (pip install 'hisss[dist]').
+    """
+    with _errors():
+        summary = run_analyze(results, output)
+    typer.echo(
+        f"wrote {output}: {summary.games:,} games from {len(summary.files)} "
+        f"file{'s' if len(summary.files) != 1 else ''}"
+    )
 
 
 @app.command("replay")

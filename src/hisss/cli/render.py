@@ -55,6 +55,7 @@ def print_simulation(console: Console, report: dict[str, Any]) -> None:
 
 _BENCH_ROWS = (
     ("games_per_second", "random games per second", 0),
+    ("fast_games_per_second", "random games per second, compiled kernel (--fast)", 0),
     ("turns_per_second", "turns per second", 0),
     ("us_per_turn", "µs per turn (draw, legal actions, choice, push)", 3),
     ("legal_actions_per_second", "legal_actions() calls per second", 0),
@@ -80,6 +81,14 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
         value = figures[key]
         table.add_row(label, "-" if value is None else f"{value:,.{places}f}")
     console.print(table)
+    if figures.get("fast_compile_seconds") is not None:
+        console.print(
+            f"kernel compile or cache load: {figures['fast_compile_seconds']} s (not timed)",
+            markup=False,
+            soft_wrap=True,
+        )
+    if figures.get("fast_note"):
+        console.print(f"kernel: {figures['fast_note']}", markup=False, soft_wrap=True)
     if not figures.get("positions", 1):
         console.print(
             "no decision points: no game of this deck has a turn, so the operations were not timed",

@@ -7,14 +7,16 @@ ratings and a head-to-head table (:func:`summarize` computes them from a list of
 :func:`bench` measures the engine's random-play throughput.
 """
 
+from hisss.sim.batch import simulate
 from hisss.sim.bench import bench
 from hisss.sim.play import GameOutcome, game_seed, play_game
 from hisss.sim.ratings import TournamentGame, summarize
-from hisss.sim.stats import RunningStat, simulate, stat_names
+from hisss.sim.stats import RunningStat, RunStats, stat_names
 from hisss.sim.tournament import tournament
 
 __all__ = [
     "GameOutcome",
+    "RunStats",
     "RunningStat",
     "TournamentGame",
     "bench",

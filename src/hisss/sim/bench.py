@@ -6,19 +6,21 @@ operations that searching bots repeat thousands of times per move.
 ``legal_actions()``, ``copy()``, ``push()`` and ``undo()`` on positions from real games. Every game
 stops at its end, as a real game does (a "first to N cards" scoring can end it before the deck runs
 out). A deck too small to give any decision point (a single card: the starter, and no turn) still
-has its games timed; the per-operation figures are then ``None``. The figures depend on the machine
-and vary from run to run; they are for comparing, never for tests.
+has its games timed; the per-operation figures are then ``None``. :func:`fast_throughput` measures
+the compiled kernel's random games per second (:mod:`hisss.sim.fast`) beside the engine's. The
+figures depend on the machine and vary from run to run; they are for comparing, never for tests.
 """
 
 from __future__ import annotations
 
+import importlib
 import platform
 import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from hisss.core import RAINBOW, Card, Deck, Rules, State, deal, get_rules, new_game
+from hisss.core import RAINBOW, Card, ConfigError, Deck, Rules, State, deal, get_rules, new_game
 
 #: The default length of the throughput measurement, in seconds.
 DEFAULT_SECONDS = 3.0
@@ -151,12 +153,53 @@ def _time_push_undo(
     return (push_time, ops), (undo_time, ops)
 
 
+#: Games per call of the kernel while measuring it.
+FAST_BATCH = 20_000
+
+
+def fast_throughput(
+    seconds: float, players: int, rules: Rules, deck: Deck, seed: int = 0
+) -> dict[str, Any]:
+    """Random games per second through the compiled kernel (:mod:`hisss.sim.fast`), the run's
+    statistics included, on one core; the compile (or cache load) time is measured apart.
+
+    Returns ``fast_games_per_second``, ``fast_games``, ``fast_seconds`` and
+    ``fast_compile_seconds``. Raises :class:`~hisss.core.ConfigError` without numba.
+    """
+    fast = importlib.import_module("hisss.sim.fast")
+    batch = importlib.import_module("hisss.sim.batch")
+    spec = fast.FastSpec(players, rules, deck, ("random",) * players)
+    compile_seconds = fast.warm_up(spec)
+    games = 0
+    clock = time.perf_counter
+    start = clock()
+    deadline = start + seconds
+    first = 1
+    while True:
+        played = fast.play_fast(spec, seed, first, FAST_BATCH)
+        batch.fast_stats(played.rows, players, rules)
+        games += FAST_BATCH
+        first += FAST_BATCH
+        now = clock()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return {
+        "fast_games_per_second": round(games / elapsed, 1),
+        "fast_games": games,
+        "fast_seconds": round(elapsed, 3),
+        "fast_compile_seconds": round(compile_seconds, 3),
+    }
+
+
 def bench(
     seconds: float = DEFAULT_SECONDS,
     players: int = 2,
     rules: Rules | None = None,
     deck: Deck = RAINBOW,
     seed: int = 0,
+    *,
+    fast: bool = True,
 ) -> dict[str, Any]:
     """Measure random-play throughput and the cost of the search primitives; return the figures.
 
@@ -166,6 +209,10 @@ def bench(
     ``seconds`` actually played, ``positions`` (the decision points the operations were timed on)
     and the Python version. Figures that the deck cannot give (``us_per_turn`` and the operation
     figures of a deck with no turns, such as a single card) are ``None``.
+
+    With ``fast`` the compiled kernel is measured too for the same time (:func:`fast_throughput`:
+    ``fast_games_per_second`` and its compile time); without numba, or with ``fast`` false, those
+    figures are ``None`` and ``fast_note`` says why.
     """
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
@@ -188,6 +235,18 @@ def bench(
     def micro(cost: float | None) -> float | None:
         return None if cost is None else cost * 1e6
 
+    fast_figures: dict[str, Any] = {
+        "fast_games_per_second": None,
+        "fast_games": None,
+        "fast_seconds": None,
+        "fast_compile_seconds": None,
+        "fast_note": None if fast else "not measured",
+    }
+    if fast:
+        try:
+            fast_figures.update(fast_throughput(seconds, players, rules, deck, seed))
+        except ConfigError as exc:
+            fast_figures["fast_note"] = str(exc)
     return {
         "games_per_second": round(games / elapsed, 1),
         "turns_per_second": round(turns / elapsed, 1),
@@ -207,4 +266,5 @@ def bench(
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "machine": platform.machine(),
+        **fast_figures,
     }

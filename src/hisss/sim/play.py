@@ -65,6 +65,8 @@ class GameOutcome:
     #: Snakes left unfinished on the table at the end, and the cards in them.
     table_snakes: int
     table_cards: int
+    #: The lengths of the snakes in each seat's pit, in the order claimed.
+    claimed: tuple[tuple[int, ...], ...] = ()
     #: The game's record, when one was asked for.
     record: GameRecord | None = None
 
@@ -141,5 +143,6 @@ def play_game(
         joins=kinds[_JOIN],
         table_snakes=len(state.table),
         table_cards=sum(len(s.cards) for s in state.table),
+        claimed=tuple(tuple(len(s.cards) for s in pit) for pit in state.pits),
         record=builder.finish(state) if builder is not None else None,
     )

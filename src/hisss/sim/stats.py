@@ -1,32 +1,29 @@
-"""Batch simulation: many games between bots, summarised as means with standard errors.
+"""The statistics of a run of games: what is measured, per game and as exact running sums.
 
-:class:`RunningStat` is a streaming mean and standard-error accumulator (Welford's method), so a run
-of any length needs constant memory. :func:`simulate` plays a run of games and returns one plain
-dictionary, ready for JSON: the run's settings, then each statistic as ``{"mean": x, "se": y}`` (the
-mean over games and its standard error; ``se`` is ``None`` with fewer than two games).
+Each game becomes a *row* (:func:`game_row`: a plain dictionary, one line of a results file) and
+each statistic a per-game value of that row (:func:`row_figures`). :class:`RunningStat` keeps a
+statistic as exact sums (count, sum, sum of squares), so a run of any length needs constant
+memory and the statistics of games played by different workers, or before and after a resumed
+run, merge exactly: the report never depends on how the games were split. :class:`RunStats` holds
+every statistic of a run; :func:`hisss.sim.batch.simulate` plays runs and reports each statistic
+as ``{"mean": x, "se": y}`` (the mean over games and its standard error; ``se`` is ``None`` with
+fewer than two games).
 
-Game ``k`` of a run (counted from 1) is dealt and played with ``random.Random(game_seed(seed, k))``,
-so the same arguments always give the same figures, whatever the order the games are played in.
-
->>> from hisss.bots import make_bots
->>> from hisss.core import RAINBOW, get_rules
->>> out = simulate(20, 2, 0, get_rules("classic"), RAINBOW, make_bots("random", 2))
->>> out["games"], out["turns"]
-(20, {'mean': 49.0, 'se': 0.0})
+>>> from hisss.core import get_rules
+>>> stats = RunStats(2, get_rules("classic"))
+>>> stats.games, sorted(stats.report())[:2]
+(0, ['caps', 'claimed_cards'])
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
+from fractions import Fraction
 from typing import Any
 
-from hisss.bots import Bot
-from hisss.core import ConfigError, Deck, Rules, Scoring
-from hisss.record import save_record
-from hisss.sim.play import GameOutcome, game_seed, play_game
+from hisss.core import Rules, Scoring
+from hisss.sim.play import GameOutcome
 
 #: A progress callback: called after each game with the number of games done and the total.
 Progress = Callable[[int, int], None]
@@ -58,97 +55,224 @@ EXTRA_STATS: dict[str, str] = {
 
 
 class RunningStat:
-    """Streaming mean and standard error of the mean.
+    """Streaming mean and standard error of the mean, from exact sums.
 
-    The spread is accumulated with Welford's method, which stays accurate over long runs; the mean
-    is reported as the running sum over the count, which is exact for whole-number figures.
+    The count, the sum and the sum of squares are kept exactly (whole numbers, grouped by the
+    denominator of each observation: a whole number has denominator 1, a ratio ``p/q`` added with
+    :meth:`add_ratio` denominator ``q``, a float its exact binary fraction), so a run of any length
+    needs constant memory and accumulators merge by addition: the result never depends on the
+    order the games were added in, on how they were split between workers, or on a run being
+    resumed. Mean and variance are computed exactly and rounded once at the end.
 
     >>> s = RunningStat()
     >>> for x in (1, 2, 3, 4):
     ...     s.add(x)
     >>> s.n, s.mean, round(s.se, 6)
     (4, 2.5, 0.645497)
+    >>> t = RunningStat()
+    >>> t.add_ratio(86, 49)
+    >>> t.mean == 86 / 49
+    True
     """
 
-    __slots__ = ("_m2", "_mean", "_sum", "n")
+    __slots__ = ("_sums",)
 
     def __init__(self) -> None:
-        self.n = 0
-        self._sum = 0.0
-        self._mean = 0.0
-        self._m2 = 0.0
+        # denominator -> [count, sum of numerators, sum of squared numerators]
+        self._sums: dict[int, list[int]] = {}
 
-    def add(self, x: float) -> None:
-        """Add one observation."""
-        self.n += 1
-        self._sum += x
-        delta = x - self._mean
-        self._mean += delta / self.n
-        self._m2 += delta * (x - self._mean)
+    def add(self, x: float | Fraction) -> None:
+        """Add one observation (a whole number, a fraction, or a float taken exactly)."""
+        if isinstance(x, int):
+            self.add_ratio(x, 1)
+        else:
+            ratio = Fraction(x)
+            self.add_ratio(ratio.numerator, ratio.denominator)
+
+    def add_ratio(self, numerator: int, denominator: int) -> None:
+        """Add the observation ``numerator / denominator`` exactly."""
+        sums = self._sums.get(denominator)
+        if sums is None:
+            self._sums[denominator] = [1, numerator, numerator * numerator]
+        else:
+            sums[0] += 1
+            sums[1] += numerator
+            sums[2] += numerator * numerator
+
+    def add_sums(self, count: int, total: int, squares: int, denominator: int = 1) -> None:
+        """Add ``count`` observations ``x_i / denominator`` given by the sums of ``x_i`` and
+        ``x_i**2`` (whole numbers)."""
+        if count:
+            sums = self._sums.setdefault(denominator, [0, 0, 0])
+            sums[0] += count
+            sums[1] += total
+            sums[2] += squares
 
     def merge(self, other: RunningStat) -> None:
-        """Fold in another accumulator (Chan's parallel formula), e.g. from another worker."""
-        if other.n == 0:
-            return
-        n = self.n + other.n
-        delta = other._mean - self._mean
-        self._mean += delta * other.n / n
-        self._m2 += other._m2 + delta * delta * self.n * other.n / n
-        self._sum += other._sum
-        self.n = n
+        """Fold in another accumulator, e.g. from another worker (exact: order does not matter)."""
+        for denominator, (count, total, squares) in other._sums.items():
+            self.add_sums(count, total, squares, denominator)
+
+    @property
+    def n(self) -> int:
+        """The number of observations."""
+        return sum(sums[0] for sums in self._sums.values())
+
+    def _exact(self) -> tuple[int, Fraction, Fraction]:
+        total = sum((Fraction(s[1], d) for d, s in self._sums.items()), Fraction(0))
+        squares = sum((Fraction(s[2], d * d) for d, s in self._sums.items()), Fraction(0))
+        return self.n, total, squares
 
     @property
     def mean(self) -> float:
         """The mean of the observations (0.0 with none)."""
-        return self._sum / self.n if self.n else 0.0
+        n, total, _ = self._exact()
+        return float(total / n) if n else 0.0
 
     @property
     def variance(self) -> float | None:
         """The sample variance (``None`` with fewer than two observations)."""
-        return max(self._m2, 0.0) / (self.n - 1) if self.n > 1 else None
+        n, total, squares = self._exact()
+        if n < 2:
+            return None
+        return float(max(squares - total * total / n, Fraction(0)) / (n - 1))
 
     @property
     def se(self) -> float | None:
         """The standard error of the mean (``None`` with fewer than two observations)."""
-        var = self.variance
-        return math.sqrt(var / self.n) if var is not None else None
+        n, total, squares = self._exact()
+        if n < 2:
+            return None
+        spread = max(squares - total * total / n, Fraction(0))
+        return math.sqrt(float(spread / (n - 1) / n))
 
     def to_dict(self) -> dict[str, float | None]:
         """``{"mean": ..., "se": ...}``; the mean is ``None`` with no observations."""
         return {"mean": self.mean if self.n else None, "se": self.se}
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RunningStat) and self._sums == other._sums
 
-def outcome_figures(outcome: GameOutcome, rules: Rules) -> dict[str, float | None]:
-    """The per-game values of every statistic, by name (``None`` where a game has no value)."""
+    __hash__ = None  # type: ignore[assignment]
+
+
+def game_row(
+    outcome: GameOutcome,
+    number: int = 0,
+    seed: int = 0,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One game as a plain dictionary: a line of a results file (see :mod:`hisss.sim.results`).
+
+    ``settings`` (``engine``, ``players``, ``rules``, ``deck``, ``bots``) go between the game's
+    number and seed and its figures. Seats are numbered from 1 in ``winners``.
+    """
     result = outcome.result
-    winners = result.winners
-    figures: dict[str, float | None] = {
-        "claimed_cards": sum(result.cards),
-        "claimed_snakes": sum(result.snakes),
-        "legal_actions_per_turn": outcome.legal_actions_per_turn,
-        "turns_with_choice": outcome.turns_with_choice,
-        "seat1_win_rate": 1 if 0 in winners else 0,
+    choices = outcome.choices
+    row: dict[str, Any] = {"game": number, "seed": seed}
+    if settings:
+        row.update(settings)
+    row.update(
+        turns=outcome.turns,
+        choices=sum(choices),
+        turns_with_choice=sum(1 for n in choices if n > 1),
+        max_choices=max(choices, default=None),
+        new_snakes=outcome.new_snakes,
+        extends=outcome.extends,
+        caps=outcome.caps,
+        joins=outcome.joins,
+        table_snakes=outcome.table_snakes,
+        table_cards=outcome.table_cards,
+        cards=list(result.cards),
+        snakes=list(result.snakes),
+        longest=list(result.longest),
+        claimed=[list(pit) for pit in outcome.claimed],
+        winners=[w + 1 for w in result.winners],
+        decided_by=result.decided_by,
+    )
+    return row
+
+
+def row_figures(row: dict[str, Any], settled: Sequence[str]) -> dict[str, int | None]:
+    """The per-game values of every statistic but ``legal_actions_per_turn`` (a ratio, see
+    :meth:`RunStats.add_row`) from a game's row; ``settled`` names the ``decided_by`` values that
+    involve no tie-break (:func:`settled_first`)."""
+    cards: list[int] = row["cards"]
+    winners: list[int] = row["winners"]
+    figures: dict[str, int | None] = {
+        "claimed_cards": sum(cards),
+        "claimed_snakes": sum(row["snakes"]),
+        "turns_with_choice": row["turns_with_choice"],
+        "seat1_win_rate": 1 if 1 in winners else 0,
         "shared_win_share": 1 if len(winners) > 1 else 0,
-        "longest_snake": max(result.longest, default=0),
-        "table_snakes_end": outcome.table_snakes,
-        "turns": outcome.turns,
-        "table_cards_end": outcome.table_cards,
-        "max_legal_actions": max(outcome.choices, default=None),
-        "new_snakes": outcome.new_snakes,
-        "extends": outcome.extends,
-        "caps": outcome.caps,
-        "joins": outcome.joins,
-        "tie_break_share": 1 if result.decided_by not in _settled_first(rules) else 0,
-        "winner_cards": result.cards[winners[0]],
+        "longest_snake": max(row["longest"], default=0),
+        "table_snakes_end": row["table_snakes"],
+        "turns": row["turns"],
+        "table_cards_end": row["table_cards"],
+        "max_legal_actions": row["max_choices"],
+        "new_snakes": row["new_snakes"],
+        "extends": row["extends"],
+        "caps": row["caps"],
+        "joins": row["joins"],
+        "tie_break_share": 0 if row["decided_by"] in settled else 1,
+        "winner_cards": cards[winners[0] - 1],
     }
-    for seat, cards in enumerate(result.cards, start=1):
-        figures[f"seat{seat}_cards"] = cards
-    for seat in range(2, len(result.cards) + 1):
-        figures[f"seat{seat}_win_rate"] = 1 if seat - 1 in winners else 0
+    for seat, n in enumerate(cards, start=1):
+        figures[f"seat{seat}_cards"] = n
+    for seat in range(2, len(cards) + 1):
+        figures[f"seat{seat}_win_rate"] = 1 if seat in winners else 0
     return figures
 
 
-def _settled_first(rules: Rules) -> tuple[str, ...]:
+def outcome_figures(outcome: GameOutcome, rules: Rules) -> dict[str, float | None]:
+    """The per-game values of every statistic, by name (``None`` where a game has no value)."""
+    row = game_row(outcome)
+    figures: dict[str, float | None] = {
+        "legal_actions_per_turn": outcome.legal_actions_per_turn,
+        **row_figures(row, settled_first(rules)),
+    }
+    return {name: figures[name] for name in stat_names(len(outcome.result.cards))}
+
+
+class RunStats:
+    """Every statistic of a run as exact, mergeable sums (see :class:`RunningStat`).
+
+    Workers each fill one from their games, and the parent merges them; the report is the same
+    whatever the split.
+    """
+
+    __slots__ = ("players", "settled", "stats")
+
+    def __init__(self, players: int, rules: Rules) -> None:
+        self.players = players
+        self.settled = settled_first(rules)
+        self.stats = {name: RunningStat() for name in stat_names(players)}
+
+    @property
+    def games(self) -> int:
+        """The number of games added."""
+        return self.stats["claimed_cards"].n
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        """Add one game given as a row (:func:`game_row`, or a line read back from a file)."""
+        stats = self.stats
+        if row["turns"]:
+            stats["legal_actions_per_turn"].add_ratio(row["choices"], row["turns"])
+        for name, value in row_figures(row, self.settled).items():
+            if value is not None:
+                stats[name].add_ratio(value, 1)
+
+    def merge(self, other: RunStats) -> None:
+        """Fold in the statistics of other games of the same run."""
+        for name, stat in self.stats.items():
+            stat.merge(other.stats[name])
+
+    def report(self) -> dict[str, dict[str, float | None]]:
+        """Each statistic as ``{"mean": x, "se": y}``, in output order."""
+        return {name: stat.to_dict() for name, stat in self.stats.items()}
+
+
+def settled_first(rules: Rules) -> tuple[str, ...]:
     """The ``Result.decided_by`` values that do not involve a tie-break."""
     first = {
         Scoring.CARDS: "cards",
@@ -160,7 +284,7 @@ def _settled_first(rules: Rules) -> tuple[str, ...]:
 
 
 def stat_names(players: int) -> list[str]:
-    """Every statistic :func:`simulate` reports for a table of ``players``, in output order."""
+    """Every statistic a simulation reports for a table of ``players``, in output order."""
     return [
         *CORE_STATS,
         *EXTRA_STATS,
@@ -184,63 +308,3 @@ def describe_stat(name: str) -> str:
 def rules_label(rules: Rules) -> str | dict[str, Any]:
     """The preset name of ``rules``, or its options when it is no preset."""
     return rules.preset or rules.to_mapping()
-
-
-def simulate(
-    games: int,
-    players: int,
-    seed: int,
-    rules: Rules,
-    deck: Deck,
-    bots: Sequence[Bot],
-    record_dir: str | Path | None = None,
-    progress: Progress | None = None,
-    *,
-    snapshots: bool = False,
-) -> dict[str, Any]:
-    """Play ``games`` games and return the run's settings and statistics (see the module docstring).
-
-    ``bots`` holds one bot per seat, or a single bot for every seat. With ``record_dir`` each game's
-    record is written there as ``game-000001.json``, ``game-000002.json``, ... (the directory is
-    created if needed; with ``snapshots`` they hold the table and pits after every turn).
-    ``progress`` is called after each game with (games done, games).
-    Raises :class:`~hisss.core.ConfigError` for a bad number of games, players or bots.
-    """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ConfigError(f"games must be a whole number of at least 1, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ConfigError(f"the seed must be a whole number, not {seed!r}")
-    rules.check_players(players)
-    seats = tuple(bots) * players if len(bots) == 1 else tuple(bots)
-    if len(seats) != players:
-        raise ConfigError(f"{len(bots)} bots for {players} players: give one, or one per seat")
-    out_dir = Path(record_dir) if record_dir is not None else None
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    names = stat_names(players)
-    stats = {name: RunningStat() for name in names}
-    for number in range(1, games + 1):
-        gseed = game_seed(seed, number)
-        rng = random.Random(gseed)
-        outcome = play_game(
-            rules, deck, seats, rng, record=out_dir is not None, seed=gseed, snapshots=snapshots
-        )
-        for name, value in outcome_figures(outcome, rules).items():
-            if value is not None:
-                stats[name].add(value)
-        if out_dir is not None and outcome.record is not None:
-            save_record(outcome.record, out_dir / f"game-{number:06d}.json")
-        if progress is not None:
-            progress(number, games)
-    report: dict[str, Any] = {
-        "games": games,
-        "players": players,
-        "seed": seed,
-        "rules": rules_label(rules),
-        "deck": deck.name,
-        "deck_cards": deck.size,
-        "bots": [b.name for b in seats],
-    }
-    for name in names:
-        report[name] = stats[name].to_dict()
-    return report

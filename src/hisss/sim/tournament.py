@@ -21,7 +21,8 @@ card order that game ``d`` of ``hisss simulate`` gets. Every bot gets its own ge
 game, seeded from the deal's seed, the rotation and its entry, and a new bot object for each game,
 so one bot's randomness or memory never shifts another's, and no game depends on which games a
 process played before it. Worker processes play chunks of consecutive deals and the results are
-merged in deal order: the same arguments give the same report whatever the number of workers.
+merged in deal order: the same arguments give the same report whatever the number of workers or
+the backend (local processes or Ray, :mod:`hisss.sim.executor`).
 (A bot given a time budget depends on the machine's speed; node budgets are deterministic.)
 
 >>> from hisss.core import RAINBOW, get_rules
@@ -36,16 +37,15 @@ from __future__ import annotations
 
 import hashlib
 import math
-import multiprocessing
 import random
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
 from hisss.bots import Bot, make_bot
 from hisss.core import Action, ConfigError, Deck, HisssError, Result, Rules, Scoring, State, deal
+from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.ratings import RATING_MODEL, TournamentGame, summarize
 from hisss.sim.stats import Progress, rules_label
@@ -205,40 +205,24 @@ def _chunks(deals: int, workers: int) -> list[tuple[int, int]]:
 
 
 def _play_all(
-    spec: TournamentSpec, deals: int, workers: int, progress: Progress | None
+    spec: TournamentSpec, deals: int, backend: Backend, progress: Progress | None
 ) -> list[TournamentGame]:
     per_deal = spec.players if spec.mirror else 1
     total = deals * per_deal
-    if workers == 1 or deals == 1:
+    if not backend.parallel or deals == 1:
         games: list[TournamentGame] = []
         for number in range(1, deals + 1):
             games.extend(_play_chunk(spec, number, number))
             if progress is not None:
                 progress(number * per_deal, total)
         return games
-    chunks = _chunks(deals, workers)
-    results: dict[int, list[TournamentGame]] = {}
-    context = multiprocessing.get_context("spawn")  # no fork: safe beside threads, same everywhere
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
-        pending: dict[Future[list[TournamentGame]], int] = {
-            pool.submit(_play_chunk, spec, first, last): index
-            for index, (first, last) in enumerate(chunks)
-        }
-        done_games = 0
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    index = pending.pop(future)
-                    results[index] = future.result()
-                    done_games += len(results[index])
-                    if progress is not None:
-                        progress(done_games, total)
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
-    return [game for index in range(len(chunks)) for game in results[index]]
+    chunks = _chunks(deals, backend.workers)
+    games = []
+    for chunk_games in run_ordered(_play_chunk, [(spec, a, b) for a, b in chunks], backend):
+        games.extend(chunk_games)
+        if progress is not None:
+            progress(len(games), total)
+    return games
 
 
 def _whole(value: object, what: str, least: int) -> int:
@@ -257,6 +241,7 @@ def tournament(
     *,
     mirror: bool = False,
     workers: int = 1,
+    backend: Backend | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Play a tournament between the named bots and return its report (see the module docstring).
@@ -264,7 +249,9 @@ def tournament(
     The report holds the run's settings (``games`` played, ``deals``, ``players``, ``seed``,
     ``mirror``, ``rules``, ``deck``, ``deck_cards``, ``rating_model``), then ``bots`` and
     ``head_to_head`` as :func:`hisss.sim.ratings.summarize` gives them. ``workers`` processes play
-    the deals (1: in this process); the report does not depend on it. Workers are started with
+    the deals (1: in this process); ``backend`` (:mod:`hisss.sim.executor`: local processes or
+    Ray, with its own number of workers) takes its place when given. The report depends on
+    neither. Workers are started with
     ``spawn`` (safe beside threads such as a progress bar's, and the same on every platform), so a
     script that asks for more than one must call this under ``if __name__ == "__main__":``, and
     the bots must be registered by importing :mod:`hisss.bots`. ``progress`` is called with
@@ -294,7 +281,9 @@ def tournament(
         )
     spec = TournamentSpec(tuple(names), players, seed, rules, deck, mirror)
     deals = math.ceil(games / players) if mirror else games
-    played = _play_all(spec, deals, workers, progress)
+    if backend is None:
+        backend = Backend(workers=workers)
+    played = _play_all(spec, deals, backend, progress)
     report: dict[str, Any] = {
         "games": len(played),
         "deals": deals,

@@ -1,0 +1,418 @@
+"""Batch simulation: a seeded run of games between bots, on any backend, streamed to disk if asked.
+
+:func:`simulate` plays ``games`` games and returns one plain dictionary, ready for JSON: the run's
+settings, then each statistic as ``{"mean": x, "se": y}`` (see :mod:`hisss.sim.stats`).
+
+Game ``k`` of a run (counted from 1) is dealt and played from a seed derived from the run's seed
+and ``k`` alone (:func:`~hisss.sim.play.game_seed` for the engine,
+:func:`~hisss.sim.fast.fast_game_seed` for the fast path), and bots given by name are made afresh
+for every game, so a game never depends on which other games were played, in what order or where.
+The run is cut into tasks of consecutive games (:func:`play_chunk`) that the backend plays
+(:mod:`hisss.sim.executor`: this process, local worker processes, or Ray); results come back in
+game order and statistics are exact sums, so the same arguments give the same report, and the
+same results file, byte for byte, whatever the backend, the number of workers or the task size.
+
+With ``out`` every game is written as one JSON line (:mod:`hisss.sim.results`) as tasks complete;
+an interrupted run given the same arguments resumes after its last complete game.
+
+>>> from hisss.core import RAINBOW, get_rules
+>>> out = simulate(20, 2, 0, get_rules("classic"), RAINBOW, ["random"])
+>>> out["games"], out["turns"]
+(20, {'mean': 49.0, 'se': 0.0})
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hisss.bots import Bot, GreedyBot, RandomBot, make_bot
+from hisss.core import ConfigError, Deck, HisssError, Rules
+from hisss.record import save_record
+from hisss.sim.executor import Backend, run_ordered
+from hisss.sim.play import game_seed, play_game
+from hisss.sim.results import ResultsWriter, dumps, open_results
+from hisss.sim.stats import Progress, RunStats, game_row, rules_label, stat_names
+
+#: The engines that play a run.
+ENGINES: tuple[str, ...] = ("engine", "fast")
+#: The most games of one task, by engine; smaller tasks keep the progress bar moving.
+MAX_CHUNK = {"engine": 1000, "fast": 50_000}
+#: Tasks per worker aimed for, so that uneven task times even out.
+CHUNKS_PER_WORKER = 8
+
+
+class RunStoppedError(HisssError):
+    """A run stopped on purpose before its end (the ``stop_after`` test hook); it can resume."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimSpec:
+    """What every worker needs to play any game of a run (small and picklable)."""
+
+    players: int
+    seed: int
+    rules: Rules
+    deck: Deck
+    #: One bot per seat: a name (made afresh for each game) or a bot object.
+    bots: tuple[Bot | str, ...]
+    engine: str = "engine"
+    #: Per-game settings copied into every line.
+    settings: dict[str, Any] = field(default_factory=dict)
+    #: Write lines for a results file.
+    lines: bool = False
+    record_dir: str | None = None
+    snapshots: bool = False
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    """The statistics of a task's games and, when asked, their lines (UTF-8, one blob: a single
+    object crosses a process boundary far faster than thousands of strings)."""
+
+    stats: RunStats
+    data: bytes
+
+
+def _seat_bots(spec: SimSpec) -> list[Bot]:
+    return [make_bot(b) if isinstance(b, str) else b for b in spec.bots]
+
+
+def play_chunk(
+    spec: SimSpec, first: int, last: int, progress: Callable[[int], None] | None = None
+) -> ChunkResult:
+    """Play games ``first`` to ``last`` (inclusive) of a run: a task of the backend.
+
+    ``progress`` (in this process only) is called with the number of games done so far.
+    The package's errors are raised again naming the game, so that they cross a process boundary
+    intact.
+    """
+    if spec.engine == "fast":
+        return _fast_chunk(spec, first, last)
+    stats = RunStats(spec.players, spec.rules)
+    lines: list[str] = []
+    out_dir = Path(spec.record_dir) if spec.record_dir is not None else None
+    for number in range(first, last + 1):
+        gseed = game_seed(spec.seed, number)
+        try:
+            outcome = play_game(
+                spec.rules,
+                spec.deck,
+                _seat_bots(spec),
+                random.Random(gseed),
+                record=out_dir is not None,
+                seed=gseed,
+                snapshots=spec.snapshots,
+            )
+        except HisssError as exc:
+            raise HisssError(f"game {number}: {exc}") from None
+        row = game_row(outcome, number, gseed, spec.settings)
+        stats.add_row(row)
+        if spec.lines:
+            lines.append(dumps(row) + "\n")
+        if out_dir is not None and outcome.record is not None:
+            save_record(outcome.record, out_dir / f"game-{number:06d}.json")
+        if progress is not None:
+            progress(number - first + 1)
+    return ChunkResult(stats, "".join(lines).encode("utf-8"))
+
+
+def _fast_spec(spec: SimSpec) -> Any:
+    fast = importlib.import_module("hisss.sim.fast")
+    names = []
+    for bot in _seat_bots(spec):
+        if type(bot) is RandomBot:
+            names.append("random")
+        elif type(bot) is GreedyBot:
+            names.append("greedy")
+        else:
+            raise ConfigError(
+                f"the fast path plays only the bots {', '.join(fast.FAST_BOTS)}, not {bot.name!r}"
+            )
+    return fast.FastSpec(spec.players, spec.rules, spec.deck, tuple(names))
+
+
+def _fast_chunk(spec: SimSpec, first: int, last: int) -> ChunkResult:
+    fast = importlib.import_module("hisss.sim.fast")
+    games = fast.play_fast(_fast_spec(spec), spec.seed, first, last - first + 1)
+    stats = fast_stats(games.rows, spec.players, spec.rules)
+    lines = fast_lines(games, spec) if spec.lines else []
+    return ChunkResult(stats, "".join(lines).encode("utf-8"))
+
+
+def fast_stats(rows: Any, players: int, rules: Rules) -> RunStats:
+    """The statistics of the kernel's rows of figures, as :meth:`RunStats.add_row` would add the
+    same games one by one (exact sums, computed with numpy)."""
+    np = importlib.import_module("numpy")
+    kernel = importlib.import_module("hisss.sim.kernel")
+    out = RunStats(players, rules)
+    stats = out.stats
+    base = kernel.COL_SEATS
+    cards = rows[:, base : base + players]
+    snakes = rows[:, base + players : base + 2 * players]
+    longest = rows[:, base + 2 * players : base + 3 * players]
+    turns = rows[:, kernel.COL_TURNS]
+    winners = rows[:, kernel.COL_WINNERS]
+    played = turns > 0
+
+    def put(name: str, values: Any, denominator: int = 1) -> None:
+        values = values.astype(np.int64)
+        stats[name].add_sums(
+            len(values), int(values.sum()), int((values * values).sum()), denominator
+        )
+
+    choices = rows[:, kernel.COL_CHOICES]
+    for t in np.unique(turns[played]).tolist():
+        put("legal_actions_per_turn", choices[turns == t], t)
+    put("claimed_cards", cards.sum(axis=1))
+    put("claimed_snakes", snakes.sum(axis=1))
+    put("turns_with_choice", rows[:, kernel.COL_WITH_CHOICE])
+    put("seat1_win_rate", winners & 1)
+    put("shared_win_share", (winners & (winners - 1)) != 0)
+    put("longest_snake", longest.max(axis=1))
+    put("table_snakes_end", rows[:, kernel.COL_TABLE_SNAKES])
+    put("turns", turns)
+    put("table_cards_end", rows[:, kernel.COL_TABLE_CARDS])
+    put("max_legal_actions", rows[played, kernel.COL_MAX_CHOICES])
+    put("new_snakes", rows[:, kernel.COL_NEW])
+    put("extends", rows[:, kernel.COL_EXTENDS])
+    put("caps", rows[:, kernel.COL_CAPS])
+    put("joins", rows[:, kernel.COL_JOINS])
+    settled = [kernel.DECIDED.index(name) for name in out.settled if name in kernel.DECIDED]
+    put("tie_break_share", ~np.isin(rows[:, kernel.COL_DECIDED], settled))
+    seats = np.arange(players)
+    first_winner = np.argmax((winners[:, None] >> seats) & 1, axis=1)
+    put("winner_cards", cards[np.arange(len(rows)), first_winner])
+    for seat in range(players):
+        put(f"seat{seat + 1}_cards", cards[:, seat])
+    for seat in range(1, players):
+        put(f"seat{seat + 1}_win_rate", (winners >> seat) & 1)
+    return out
+
+
+def _ints(values: Sequence[int]) -> str:
+    return "[" + ",".join(map(str, values)) + "]"
+
+
+def fast_lines(games: Any, spec: SimSpec) -> list[str]:
+    """The results-file lines of the kernel's games: exactly the text ``dumps(row)`` gives for
+    the same game's row (:func:`~hisss.sim.stats.game_row`), written out directly for speed."""
+    kernel = importlib.import_module("hisss.sim.kernel")
+    players = spec.players
+    base = kernel.COL_SEATS
+    settings = dumps(spec.settings)[1:-1]
+    settings = "," + settings if settings else ""
+    decided = [dumps(name) for name in kernel.DECIDED]
+    seeds = games.seeds.tolist()
+    seat_of = games.claim_seat.tolist()
+    length_of = games.claim_len.tolist()
+    first = games.first
+    lines = []
+    for g, r in enumerate(games.rows.tolist()):
+        snakes = r[base + players : base + 2 * players]
+        claimed: list[list[int]] = [[] for _ in range(players)]
+        for m in range(sum(snakes)):
+            claimed[seat_of[g][m]].append(length_of[g][m])
+        mask = r[kernel.COL_WINNERS]
+        most = r[kernel.COL_MAX_CHOICES]
+        longest = r[base + 2 * players : base + 3 * players]
+        lines.append(
+            f'{{"game":{first + g},"seed":{seeds[g]}{settings},"turns":{r[0]},'
+            f'"choices":{r[1]},"turns_with_choice":{r[2]},'
+            f'"max_choices":{most if most >= 0 else "null"},"new_snakes":{r[4]},'
+            f'"extends":{r[5]},"caps":{r[6]},"joins":{r[7]},"table_snakes":{r[8]},'
+            f'"table_cards":{r[9]},"cards":{_ints(r[base : base + players])},'
+            f'"snakes":{_ints(snakes)},"longest":{_ints(longest)},'
+            f'"claimed":[{",".join(map(_ints, claimed))}],'
+            f'"winners":{_ints([s + 1 for s in range(players) if mask >> s & 1])},'
+            f'"decided_by":{decided[r[10]]}}}\n'
+        )
+    return lines
+
+
+def chunk_ranges(
+    first: int, last: int, engine: str, workers: int, size: int | None = None
+) -> list[tuple[int, int]]:
+    """Consecutive ranges ``(first, last)`` of game numbers covering ``first`` to ``last``.
+
+    >>> chunk_ranges(1, 10, "engine", 1, size=4)
+    [(1, 4), (5, 8), (9, 10)]
+    """
+    count = last - first + 1
+    if count <= 0:
+        return []
+    if size is None:
+        size = max(1, min(MAX_CHUNK[engine], math.ceil(count / (workers * CHUNKS_PER_WORKER))))
+    return [(a, min(a + size - 1, last)) for a in range(first, last + 1, size)]
+
+
+def _whole(value: object, what: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ConfigError(f"{what} must be a whole number of at least {least}, not {value!r}")
+    return value
+
+
+def _bot_label(bot: Bot | str) -> str:
+    return bot.strip().lower() if isinstance(bot, str) else bot.name
+
+
+def simulate(
+    games: int,
+    players: int,
+    seed: int,
+    rules: Rules,
+    deck: Deck,
+    bots: Sequence[Bot | str],
+    record_dir: str | Path | None = None,
+    progress: Progress | None = None,
+    *,
+    snapshots: bool = False,
+    engine: str = "engine",
+    backend: Backend | None = None,
+    out: str | Path | None = None,
+    chunk: int | None = None,
+    stop_after: int | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games and return the run's settings and statistics (see the module doc).
+
+    ``bots`` holds one bot per seat, or a single one for every seat: names (made afresh for every
+    game, so that a bot's memory never carries from one game to the next; needed for the results
+    to be the same on any backend) or bot objects. ``engine`` is ``engine`` (the rules engine,
+    every bot) or ``fast`` (the compiled kernel: ``random`` and ``greedy`` only). ``backend``
+    says where the games run (default: this process). With ``record_dir`` each game's record is
+    written there as ``game-000001.json``, ... (engine only; with ``snapshots`` the table and pits
+    after every turn). With ``out`` every game is streamed to a results file, resumed when it
+    holds part of this run. ``chunk`` is the number of games per task (default: from the run's
+    size and the workers); the results do not depend on it. ``progress`` is called with (games
+    done, games), after each game in this process or each task on workers. ``stop_after`` stops
+    the run with :class:`RunStoppedError` after that many tasks (a test hook for resuming).
+    Raises :class:`~hisss.core.ConfigError` for a bad number of games, players or bots, a bot the
+    fast path does not play, or a results file of another run.
+    """
+    games = _whole(games, "games", 1)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"the seed must be a whole number, not {seed!r}")
+    rules.check_players(players)
+    if engine not in ENGINES:
+        raise ConfigError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    seats = tuple(bots) * players if len(bots) == 1 else tuple(bots)
+    if len(seats) != players:
+        raise ConfigError(f"{len(bots)} bots for {players} players: give one, or one per seat")
+    seats = tuple(b.strip().lower() if isinstance(b, str) else b for b in seats)
+    made = _seat_bots(SimSpec(players, seed, rules, deck, seats))  # an unknown name fails here
+    if chunk is not None:
+        chunk = _whole(chunk, "the games per task", 1)
+    if stop_after is not None:
+        stop_after = _whole(stop_after, "stop_after", 1)
+    backend = backend if backend is not None else Backend()
+    if engine == "fast":
+        if record_dir is not None:
+            raise ConfigError(
+                "game records (--record-dir) are written by the engine only, not by the fast "
+                "path; use a results file (--out) for per-game lines"
+            )
+        fast = importlib.import_module("hisss.sim.fast")
+        fast.require_kernel()
+    settings: dict[str, Any] = {
+        "engine": engine,
+        "players": players,
+        "rules": rules_label(rules),
+        "deck": deck.name,
+        "bots": [_bot_label(b) for b in seats],
+    }
+    spec = SimSpec(
+        players,
+        seed,
+        rules,
+        deck,
+        seats,
+        engine,
+        settings,
+        lines=out is not None,
+        record_dir=str(record_dir) if record_dir is not None else None,
+        snapshots=snapshots,
+    )
+    if engine == "fast":
+        checked = _fast_spec(spec)  # a bot the kernel does not play fails before anything else
+        if backend.parallel:
+            # compile (or load) here first, so that local workers load the cache, not compile
+            importlib.import_module("hisss.sim.fast").warm_up(checked)
+    if record_dir is not None:
+        Path(record_dir).mkdir(parents=True, exist_ok=True)
+    stats = RunStats(players, rules)
+    writer: ResultsWriter | None = None
+    done = 0
+    if out is not None:
+        run = {
+            "command": "simulate",
+            **settings,
+            "seed": seed,
+            "deck_cards": deck.to_mapping()["cards"],
+        }
+        writer, done = open_results(out, run, games, stats.add_row)
+    try:
+        if progress is not None and done:
+            progress(done, games)
+        tasks = chunk_ranges(done + 1, games, engine, backend.workers, chunk)
+        per_game = not backend.parallel and engine == "engine"
+        if per_game:
+            results: Iterator[ChunkResult] = (
+                play_chunk(spec, a, b, _per_game(progress, a - 1, games)) for a, b in tasks
+            )
+        else:
+            results = run_ordered(play_chunk, [(spec, a, b) for a, b in tasks], backend)
+        for index, ((_, last), result) in enumerate(zip(tasks, results, strict=True), start=1):
+            stats.merge(result.stats)
+            if writer is not None:
+                writer.write(result.data)
+            if progress is not None and not per_game:
+                progress(last, games)
+            if stop_after is not None and index >= stop_after and last < games:
+                raise RunStoppedError(
+                    f"stopped after game {last} of {games} as asked; "
+                    "run the same command again to resume"
+                )
+    finally:
+        if writer is not None:
+            writer.close()
+    report: dict[str, Any] = {
+        "games": games,
+        "players": players,
+        "seed": seed,
+        "rules": rules_label(rules),
+        "deck": deck.name,
+        "deck_cards": deck.size,
+        "bots": [b.name for b in made],
+        "engine": engine,
+    }
+    report.update(stats.report())
+    assert list(stats.stats) == stat_names(players)
+    return report
+
+
+def _per_game(progress: Progress | None, before: int, games: int) -> Callable[[int], None] | None:
+    if progress is None:
+        return None
+
+    def report(done: int) -> None:
+        progress(before + done, games)
+
+    return report
+
+
+__all__ = [
+    "ENGINES",
+    "ChunkResult",
+    "RunStoppedError",
+    "SimSpec",
+    "chunk_ranges",
+    "fast_lines",
+    "fast_stats",
+    "play_chunk",
+    "simulate",
+]
