@@ -153,6 +153,13 @@ def build_spec(
     return GameSpec(rules, the_deck, tuple(checked), clean_name(title, "", "title"))
 
 
+def _check_person(live: LiveGame, seat: int) -> None:
+    if live.seats[seat].kind != "person":
+        raise ProtocolError(
+            "seat_is_bot", "a bot plays your seat now: send take_seat to play it again"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class CreatedGame:
     """A new game and the tokens of its reserved person seats (seat from 0 -> token)."""
@@ -373,12 +380,22 @@ class GameService:
     # ------------------------------------------------------------------ steps
 
     async def draw(self, game_id: str, seat: int, version: int) -> LiveGame:
-        """``seat`` draws the next card."""
-        return await self._step(game_id, version, lambda live: live.plan_draw(seat))
+        """The person of ``seat`` draws the next card."""
+
+        def plan(live: LiveGame) -> NewAction:
+            _check_person(live, seat)
+            return live.plan_draw(seat)
+
+        return await self._step(game_id, version, plan)
 
     async def play(self, game_id: str, seat: int, version: int, action: object) -> LiveGame:
-        """``seat`` places the drawn card as ``action`` (notation)."""
-        return await self._step(game_id, version, lambda live: live.plan_play(seat, action))
+        """The person of ``seat`` places the drawn card as ``action`` (notation)."""
+
+        def plan(live: LiveGame) -> NewAction:
+            _check_person(live, seat)
+            return live.plan_play(seat, action)
+
+        return await self._step(game_id, version, plan)
 
     async def hand_over(
         self, game_id: str, by: int, seat: int, level: object, version: int | None = None
@@ -396,8 +413,7 @@ class GameService:
                 raise ProtocolError("bad_message", f"there is no seat {seat + 1}")
             if seat == by:
                 raise ProtocolError("bad_message", "you cannot hand your own seat to a bot")
-            if live.seats[by].kind != "person":
-                raise ProtocolError("seat_is_bot", "a bot plays your seat now; take it back first")
+            _check_person(live, by)
             entry = live.plan_hand_over(seat, chosen, by)
             here = self.hub.presence(live.id, live.players)[seat]
             limit = self.settings.away_seconds
