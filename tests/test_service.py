@@ -8,12 +8,13 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
 from hisss.record import GameRecord, replay
-from hisss.server import GameService, LocalHub, ProtocolError, Settings
-from hisss.server.service import SeatSpec, build_spec
+from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Settings
+from hisss.server.service import GameSpec, SeatSpec, build_spec
 from hisss.storage import GameStatus, Store
 
 
@@ -29,7 +30,7 @@ class Clock:
 
 @asynccontextmanager
 async def running(
-    database: str, clock: Callable[[], float] = time.monotonic, **options: float
+    database: str, clock: Callable[[], float] = time.monotonic, **options: Any
 ) -> AsyncIterator[GameService]:
     settings = Settings(database=database, **{"bot_delay": 0.0, **options})
     store = await Store.open(database)
@@ -42,7 +43,7 @@ async def running(
         await store.close()
 
 
-def spec(*seats: SeatSpec, rules: str = "classic", deck: str = "rainbow") -> object:
+def spec(*seats: SeatSpec, rules: str = "classic", deck: str = "rainbow") -> GameSpec:
     return build_spec(rules, {}, deck, seats)
 
 
@@ -185,7 +186,7 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
         assert live.version == stopped_at + 4 and live.to_move == 0
 
 
-async def my_turn_after_restart(service: GameService, game_id: str) -> object:
+async def my_turn_after_restart(service: GameService, game_id: str) -> LiveGame:
     await service.idle()
     return await service.find(game_id)
 
