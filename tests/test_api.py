@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from hisss.cli import app
 from hisss.record import GameRecord, replay
 from hisss.server import ERROR_CODES, Settings, create_app
 
@@ -168,7 +170,7 @@ def test_unknown_things(client: TestClient) -> None:
     error(client.delete("/api/games"), 405, "bad_message")
 
 
-def test_a_finished_game_gives_its_record_and_steps(client: TestClient) -> None:
+def test_a_finished_game_gives_its_record_and_steps(client: TestClient, tmp_path: Path) -> None:
     game = create(client, {"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"})
     error(client.get(f"/api/games/{game['id']}/record"), 409, "not_finished")
     partial = client.get(f"/api/games/{game['id']}/record?partial=true")
@@ -186,6 +188,10 @@ def test_a_finished_game_gives_its_record_and_steps(client: TestClient) -> None:
     )
     record = GameRecord.from_json(download.text)
     assert record.seats == ("Ala", "Bot 2 (easy)") and record.seed is not None
+    saved = tmp_path / "game.json"
+    saved.write_text(download.text, encoding="utf-8")
+    checked = CliRunner().invoke(app, ["replay", "--quiet", str(saved)])
+    assert checked.exit_code == 0, checked.output
     final = replay(record)
     assert final.is_terminal()
     assert record.result is not None and record.result["winners"] == summary["result"]["winners"]

@@ -178,3 +178,21 @@ def test_the_protocol_example_client_plays_a_whole_game(tmp_path: Path) -> None:
         assert summary["status"] == "finished"
         assert summary["seats"][1]["name"] == "hard client"
         print(f"the example client played a game in {time.monotonic() - started:.1f} s")
+
+
+def test_serve_explains_a_missing_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [m for m in sys.modules if m == "hisss.server" or m.startswith("hisss.server.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "fastapi", None)
+    result = CliRunner().invoke(app, ["serve", "--port", "0"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == (
+        "error: hisss serve needs the web extra (fastapi is missing): pip install -e '.[web]'"
+    )
+
+
+def test_serve_help_names_every_option() -> None:
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--database", "--bot-delay", "--away-seconds"):
+        assert option in result.stdout

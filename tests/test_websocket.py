@@ -7,15 +7,15 @@ import json
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
-from starlette.websockets import WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hisss.server import Settings, create_app
+from hisss.server import GameService, Settings, create_app
 from hisss.server.service import token_hash
 from hisss.server.session import (
     CLOSE_AUTH_FAILED,
@@ -24,6 +24,9 @@ from hisss.server.session import (
     CLOSE_RATE_LIMITED,
     CLOSE_TOO_LARGE,
     CLOSE_UNKNOWN_GAME,
+    MAX_OUTBOX,
+    Phase,
+    Session,
 )
 
 Client = Callable[..., TestClient]
@@ -379,6 +382,21 @@ def test_no_hello_in_time_or_too_many_bad_tokens_close(make_client: Client) -> N
         with pytest.raises(WebSocketDisconnect) as info:
             receive(ws)
         assert info.value.code == CLOSE_AUTH_FAILED
+
+
+def phase_of(session: Session) -> Phase:
+    return session.phase
+
+
+def test_a_client_that_reads_too_slowly_is_dropped() -> None:
+    session = Session(cast(WebSocket, None), cast(GameService, None), Settings(database="x"))
+    for number in range(MAX_OUTBOX):
+        session.deliver({"type": "state", "version": number})
+    assert phase_of(session) is Phase.HELLO
+    session.deliver({"type": "state", "version": MAX_OUTBOX})
+    assert phase_of(session) is Phase.CLOSED and session.outbox.qsize() == MAX_OUTBOX + 1
+    session.deliver({"type": "state"})
+    assert session.outbox.qsize() == MAX_OUTBOX + 1
 
 
 def test_no_token_or_hash_in_the_logs(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
