@@ -330,3 +330,28 @@ def test_six_players_with_the_option() -> None:
         "Ala",
         "Bot 2 (medium)",
     ]
+
+
+async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
+    clock = Clock()
+    async with running(database, clock, away_seconds=30) as service:
+        created = await service.create_game(
+            spec(PERSON, SeatSpec("person", "Olek"), SeatSpec("person", open=True))
+        )
+        game_id = created.game.id
+        with pytest.raises(ProtocolError) as info:
+            await service.hand_over(game_id, 0, 2, "easy")
+        assert info.value.code == "seat_not_away"
+        clock.now += 31
+        with pytest.raises(ProtocolError) as info:
+            await service.hand_over(game_id, 0, 1, "easy")  # reserved, not open
+        assert info.value.code == "not_started"
+        live = await service.hand_over(game_id, 0, 2, "easy")
+        assert live.status is GameStatus.RUNNING and not live.seats[2].open
+        await service.idle()
+        assert (await service.find(game_id)).phase == "draw"
+        stored = await service.store.get_game(game_id)
+        assert stored is not None and stored.status is GameStatus.RUNNING
+        assert (stored.seats[2].kind, stored.seats[2].open) == ("bot", False)
+        service.evict(game_id)
+        assert (await service.find(game_id)).seats[2].kind == "bot"

@@ -210,8 +210,15 @@ class LiveGame:
         return self.plan_play(seat, str(action))
 
     def plan_hand_over(self, seat: int, level: str, by: int | None) -> NewAction:
-        """The entry handing person seat ``seat`` to a bot of ``level``."""
-        self._check_running()
+        """The entry handing person seat ``seat`` to a bot of ``level``; in a game still waiting
+        for players, an open seat (which starts the game when it was the last one)."""
+        if self.status is GameStatus.OPEN:
+            if not self.seats[seat].open:
+                raise ProtocolError(
+                    "not_started", "before the game starts, only an open seat goes to a bot"
+                )
+        else:
+            self._check_running()
         if self.seats[seat].kind != "person":
             raise ProtocolError("not_a_person", f"seat {seat + 1} is not played by a person")
         return NewAction(self.version + 1, "bot", seat=seat, action=level, by_seat=by)
@@ -267,7 +274,9 @@ class LiveGame:
             seat = self._entry_seat(entry)
             target = self.seats[seat]
             if entry.kind == "bot":
-                target.kind, target.level = "bot", entry.action
+                target.kind, target.level, target.open = "bot", entry.action, False
+                if self.status is GameStatus.OPEN and not any(s.open for s in self.seats):
+                    self.status = GameStatus.RUNNING
             else:
                 target.kind, target.level = "person", None
             event.update(seat=seat + 1, level=target.level)

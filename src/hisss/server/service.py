@@ -48,6 +48,8 @@ from hisss.storage.repository import SeatChange
 
 log = logging.getLogger("hisss.server")
 
+#: Seconds before a bot driver stopped by a database failure tries again.
+RETRY = 5.0
 #: The longest name a seat may have.
 MAX_NAME = 40
 #: The longest game title.
@@ -449,6 +451,7 @@ class GameService:
 
     async def _commit(self, live: LiveGame, entry: NewAction) -> None:
         """Apply ``entry`` to the live game, store it, then publish; see the module docstring."""
+        was = live.status
         live.apply(entry)
         change = None
         if entry.kind == "bot" and entry.seat is not None:
@@ -460,7 +463,7 @@ class GameService:
             await self.store.append(
                 live.id,
                 entry,
-                status=GameStatus.FINISHED if finished else None,
+                status=live.status if live.status is not was else None,
                 result=live.result() if finished else None,
                 seat_change=change,
             )
@@ -526,10 +529,15 @@ class GameService:
                             raise
         except asyncio.CancelledError:
             raise
-        except (HisssError, ProtocolError, OSError) as exc:
+        except (HisssError, ProtocolError) as exc:
+            # A game the rules cannot go on with: retrying would fail the same way.
             log.error("game %s: the bot driver stopped: %s", game_id, exc)
         except Exception:
-            log.exception("game %s: the bot driver failed", game_id)
+            # The database failed, most likely for a moment: try again a little later.
+            log.exception("game %s: the bot driver failed; retrying in %g s", game_id, RETRY)
+            self.evict(game_id)
+            if not self._stopping:
+                asyncio.get_running_loop().call_later(RETRY, self.kick, game_id)
         finally:
             if self._drivers.get(game_id) is me:
                 del self._drivers[game_id]

@@ -158,7 +158,8 @@ class NewAction:
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
-    """A change of a seat's player stored with a log entry (a person handed to a bot)."""
+    """A change of a seat's player stored with a log entry (a person handed to a bot, or back);
+    the seat is no longer open."""
 
     seat: int
     kind: str
@@ -417,7 +418,7 @@ class Store:
                     await session.execute(
                         update(SeatRow)
                         .where(SeatRow.game_id == game_id, SeatRow.seat == seat_change.seat)
-                        .values(kind=seat_change.kind, level=seat_change.level)
+                        .values(kind=seat_change.kind, level=seat_change.level, open=False)
                     )
         except IntegrityError:
             raise SequenceConflictError(
