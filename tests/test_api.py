@@ -296,3 +296,21 @@ def test_pages_are_served_from_the_package_with_a_strict_policy(client: TestClie
 def test_every_error_code_has_a_status() -> None:
     for code, (status, meaning) in ERROR_CODES.items():
         assert 400 <= status < 600 and meaning, code
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "allowed"),
+    [
+        (None, "example.org", True),
+        ("http://example.org", "example.org", True),
+        ("https://example.org:8443", "example.org:8443", True),
+        ("https://evil.example", "example.org", False),
+        ("null", "example.org", False),
+        ("ftp://example.org", "example.org", False),
+        ("http://example.org", None, False),
+        ("https://friends.example", "example.org", True),
+    ],
+)
+def test_origins(origin: str | None, host: str | None, allowed: bool) -> None:
+    settings = Settings(database="x", allowed_origins=("https://friends.example",))
+    assert settings.origin_allowed(origin, host) is allowed
