@@ -162,6 +162,21 @@ def test_requests_from_other_sites_are_refused(client: TestClient) -> None:
     assert client.get("/api/games", headers={"origin": "https://evil.example"}).status_code == 200
 
 
+def test_too_many_requests_from_one_address(tmp_path: Path) -> None:
+    settings = Settings(
+        database=f"sqlite+aiosqlite:///{tmp_path / 'rate.db'}",
+        http_burst=3,
+        http_rate_per_second=0.001,
+    )
+    body = {"seats": [{"kind": "person"}, {"kind": "person"}]}
+    with TestClient(create_app(settings)) as limited:
+        for _ in range(3):
+            assert limited.post("/api/games", json=body).status_code == 201
+        error(limited.post("/api/games", json=body), 429, "rate_limited")
+        assert limited.get("/api/games").status_code == 200, "reading is not limited"
+        assert len(limited.get("/api/games").json()["running"]) == 3
+
+
 def test_unknown_things(client: TestClient) -> None:
     error(client.get("/api/games/ZZZZZZ"), 404, "unknown_game")
     error(client.get("/api/games/ZZZZZZ/record"), 404, "unknown_game")

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hisss.bots import LEVEL_NAMES
 from hisss.server.errors import ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
+from hisss.server.limits import Bucket
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
 
@@ -74,25 +75,6 @@ class Phase(Enum):
     CLOSED = "closed"
 
 
-class _Bucket:
-    """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
-
-    def __init__(self, burst: int, rate: float) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class _Close(Exception):  # noqa: N818 - a signal to end the session, not an error
     """End the session with a close code."""
 
@@ -114,7 +96,7 @@ class Session:
         self.game_id = ""
         self.seat: int | None = None
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.bucket = _Bucket(settings.rate_burst, settings.rate_per_second)
+        self.bucket = Bucket(settings.rate_burst, settings.rate_per_second)
         self.strikes = 0
         self.hello_failures = 0
         self._last_rate_error = 0.0
