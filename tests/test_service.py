@@ -15,7 +15,7 @@ import pytest
 from hisss.record import GameRecord, replay
 from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Settings
 from hisss.server.service import GameSpec, SeatSpec, build_spec
-from hisss.storage import GameStatus, Store
+from hisss.storage import GameStatus, StorageError, Store
 
 
 class Clock:
@@ -355,3 +355,39 @@ async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
         assert (stored.seats[2].kind, stored.seats[2].open) == ("bot", False)
         service.evict(game_id)
         assert (await service.find(game_id)).seats[2].kind == "bot"
+
+
+class Recorder:
+    """A hub subscriber that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+
+async def test_nothing_is_announced_that_was_not_stored(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running(database) as service:
+        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        game_id = created.game.id
+        await my_turn(service, game_id, 0)
+        recorder = Recorder()
+        service.hub.subscribe(game_id, recorder)
+        real_append = service.store.append
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise StorageError("the disk is full")
+
+        monkeypatch.setattr(service.store, "append", broken)
+        with pytest.raises(StorageError):
+            await service.draw(game_id, 0, 1)
+        assert recorder.messages == []
+        live = await service.find(game_id)
+        assert live.version == 1 and live.phase == "draw", "the cache was rebuilt from the log"
+        monkeypatch.setattr(service.store, "append", real_append)
+        await service.draw(game_id, 0, 1)
+        assert [m["version"] for m in recorder.messages] == [2]
+        assert len(await service.store.actions(game_id)) == 2
