@@ -3,13 +3,18 @@ those of the server, and every endpoint it lists is in the served OpenAPI schema
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
 
 from hisss.server import ERROR_CODES, Settings, create_app
 from hisss.server.session import CLIENT_TYPES, CLOSE_CODES
 
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
 
 
 def _section(title: str) -> str:
@@ -52,3 +57,64 @@ def test_every_documented_endpoint_is_served(tmp_path: Path) -> None:
         documented.add((method, path))
     documented.discard(("GET", "/openapi.json"))
     assert documented == served
+
+
+def _json_examples() -> list[Any]:
+    """Every JSON example of the page: a block holds one object, or one object per line."""
+    examples: list[Any] = []
+    for block in re.findall(r"```json\n(.*?)```", DOC, flags=re.DOTALL):
+        try:
+            examples.append(json.loads(block))
+        except json.JSONDecodeError:
+            examples.extend(json.loads(line) for line in block.splitlines() if line.strip())
+    return examples
+
+
+def _example(examples: list[Any], *keys: str) -> dict[str, Any]:
+    """The first example object that has all of ``keys``."""
+    found: dict[str, Any] = next(
+        e for e in examples if isinstance(e, dict) and all(k in e for k in keys)
+    )
+    return found
+
+
+def test_the_json_examples_have_the_fields_the_server_sends(tmp_path: Path) -> None:
+    examples = _json_examples()
+    assert len(examples) >= 15
+    by_type = {e["type"]: e for e in examples if isinstance(e, dict) and "type" in e}
+    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'e.db'}", bot_delay=0)
+    with TestClient(create_app(settings)) as client:
+        create_body = next(
+            e for e in examples if isinstance(e, dict) and "seats" in e and "rules" in e
+        )
+        created = client.post("/api/games", json=create_body).json()
+        documented_created = _example(examples, "watch")
+        assert set(documented_created) == set(created)
+        assert [set(s) for s in documented_created["seats"]] == [set(s) for s in created["seats"]]
+        joined = client.post(f"/api/games/{created['code']}/join", json={"name": "Olek"}).json()
+        assert set(
+            next(e for e in examples if isinstance(e, dict) and "token" in e and "seat" in e)
+        ) == set(joined)
+        with client.websocket_connect(created["websocket"]) as ws:
+            ws.send_json({"type": "hello", "token": created["seats"][0]["token"]})
+            welcome = ws.receive_json()
+            state = ws.receive_json()
+        assert set(by_type["welcome"]) == set(welcome)
+        assert set(by_type["state"]) == set(state)
+        assert set(by_type["state"]["seats"][0]) == set(state["seats"][0])
+        summary = client.get("/api/games").json()["running"][0]
+        lobby_entry = _example(examples, "open_seats")
+        assert set(lobby_entry) == set(summary)
+        assert set(lobby_entry["seats"][0]) == set(summary["seats"][0])
+        record = (ROOT / "tests" / "golden" / "classic-2p-rainbow.json").read_bytes()
+        uploaded = client.post("/api/replays", content=record).json()
+        step = client.get(f"/api/replays/{uploaded['id']}/steps/2").json()
+        last = client.get(f"/api/replays/{uploaded['id']}/steps/{uploaded['steps']}").json()
+    step_example = _example(examples, "step")
+    assert set(step_example) == set(step)
+    assert set(step_example["last_event"]) == set(step["last_event"])
+    assert set(_example(examples, "tie_break")) == set(last["result"])
+    client_types = {
+        e["type"] for e in examples if isinstance(e, dict) and e.get("type") in CLIENT_TYPES
+    }
+    assert client_types == set(CLIENT_TYPES)
