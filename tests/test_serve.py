@@ -157,7 +157,7 @@ def test_the_protocol_example_client_plays_a_whole_game(tmp_path: Path) -> None:
     code = text.split("## A minimal client", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     client = tmp_path / "bot_client.py"
     client.write_text(code, encoding="utf-8")
-    with ServerProcess(f"sqlite:///{tmp_path / 'example.db'}", tmp_path, bot_delay=0.1) as server:
+    with ServerProcess(f"sqlite:///{tmp_path / 'example.db'}", tmp_path, bot_delay=0.05) as server:
         game = server.request(
             "POST",
             "/api/games",

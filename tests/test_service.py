@@ -282,7 +282,7 @@ async def test_many_games_run_at_once(database: str) -> None:
     async with running(database) as service:
         games = [
             (await service.create_game(spec(PERSON, SeatSpec("bot", level="medium")))).game.id
-            for _ in range(8)
+            for _ in range(6)
         ]
         started = time.perf_counter()
         steps = await asyncio.gather(
