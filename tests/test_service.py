@@ -14,6 +14,7 @@ import pytest
 
 from hisss.record import GameRecord, replay
 from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Settings
+from hisss.server import service as service_module
 from hisss.server.service import GameSpec, SeatSpec, build_spec
 from hisss.storage import GameStatus, StorageError, Store
 
@@ -391,3 +392,25 @@ async def test_nothing_is_announced_that_was_not_stored(
         await service.draw(game_id, 0, 1)
         assert [m["version"] for m in recorder.messages] == [2]
         assert len(await service.store.actions(game_id)) == 2
+
+
+async def test_bots_try_again_after_a_database_failure(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "RETRY", 0.05)
+    async with running(database) as service:
+        real_append = service.store.append
+        failures: list[object] = []
+
+        async def flaky(*args: Any, **kwargs: Any) -> Any:
+            if not failures:
+                failures.append(args)
+                raise StorageError("the connection was lost")
+            return await real_append(*args, **kwargs)
+
+        monkeypatch.setattr(service.store, "append", flaky)
+        created = await service.create_game(spec(PERSON, SeatSpec("bot", level="easy")))
+        await asyncio.sleep(0.3)
+        await service.idle()
+        live = await service.find(created.game.id)
+        assert failures and live.version == 1 and live.phase == "draw"

@@ -41,6 +41,7 @@ from hisss.storage import (
     NewSeat,
     SeatTakenError,
     SequenceConflictError,
+    StorageError,
     Store,
     StoredGame,
 )
@@ -529,18 +530,24 @@ class GameService:
                             raise
         except asyncio.CancelledError:
             raise
+        except StorageError as exc:
+            log.error("game %s: the database failed: %s; retrying in %g s", game_id, exc, RETRY)
+            self._retry(game_id)
         except (HisssError, ProtocolError) as exc:
             # A game the rules cannot go on with: retrying would fail the same way.
             log.error("game %s: the bot driver stopped: %s", game_id, exc)
         except Exception:
-            # The database failed, most likely for a moment: try again a little later.
+            # Most likely the database, for a moment (a lost connection): try again later.
             log.exception("game %s: the bot driver failed; retrying in %g s", game_id, RETRY)
-            self.evict(game_id)
-            if not self._stopping:
-                asyncio.get_running_loop().call_later(RETRY, self.kick, game_id)
+            self._retry(game_id)
         finally:
             if self._drivers.get(game_id) is me:
                 del self._drivers[game_id]
+
+    def _retry(self, game_id: str) -> None:
+        self.evict(game_id)
+        if not self._stopping:
+            asyncio.get_running_loop().call_later(RETRY, self.kick, game_id)
 
     # ------------------------------------------------------------------ presence
 
