@@ -33,7 +33,10 @@ def recv(ws: ClientConnection) -> dict[str, Any]:
 def hello(ws: ClientConnection, token: str) -> dict[str, Any]:
     ws.send(json.dumps({"type": "hello", "token": token}))
     assert recv(ws)["type"] == "welcome"
-    return recv(ws)
+    state = recv(ws)
+    while state["phase"] == "starting":  # the server is still storing the starter
+        state = recv(ws)
+    return state
 
 
 def until(ws: ClientConnection, test: Any) -> dict[str, Any]:

@@ -414,3 +414,43 @@ async def test_bots_try_again_after_a_database_failure(
         await service.idle()
         live = await service.find(created.game.id)
         assert failures and live.version == 1 and live.phase == "draw"
+
+
+async def test_a_step_is_seen_by_nobody_while_it_is_being_stored(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Views read while the database commits show the last stored version, never the step on
+    its way (which may still fail)."""
+    async with running(database) as service:
+        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        game_id = created.game.id
+        await my_turn(service, game_id, 0)
+        real_append = service.store.append
+        entered, gate = asyncio.Event(), asyncio.Event()
+        fail = True
+
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            entered.set()
+            await gate.wait()
+            if fail:
+                raise StorageError("the disk is full")
+            return await real_append(*args, **kwargs)
+
+        monkeypatch.setattr(service.store, "append", held)
+        for outcome in ("fails", "stored"):
+            fail = outcome == "fails"
+            entered.clear()
+            gate.clear()
+            step = asyncio.create_task(service.draw(game_id, 0, 1))
+            await entered.wait()
+            seen = service.view(await service.find(game_id))
+            assert (seen["version"], seen["phase"], seen["drawn"]) == (1, "draw", None), outcome
+            assert (await service.find(created.game.code)).record().cards[1:] == ()
+            gate.set()
+            if fail:
+                with pytest.raises(StorageError):
+                    await step
+            else:
+                await step
+        live = await service.find(game_id)
+        assert live.version == 2 and live.phase == "place"

@@ -3,9 +3,10 @@
 :class:`LiveGame` is pure: no I/O, no clock. It is built from a stored game and its log by
 replaying every entry through the engine; the cards come from the game's seeded shuffle
 (:func:`hisss.core.deal`) and each stored card is checked against it. The ``plan_*`` methods check
-a step and return the log entry that would record it, changing nothing; :meth:`LiveGame.apply`
-applies an entry (stored or about to be). The server stores an entry before it applies it to the
-cached game, and can always throw the cache away and rebuild.
+a step and return the log entry that would record it, changing nothing; :meth:`LiveGame.outcome`
+tells the status and result an entry leads to, and :meth:`LiveGame.apply` applies a stored entry.
+The server stores an entry before it applies it to the cached game, so that nobody ever sees a
+step the database might still refuse, and can always throw the cache away and rebuild.
 
 The log's entries (``kind``): ``starter`` (the server draws the first card, nobody's turn),
 ``draw`` (a seat draws; ``card`` is the card), ``play`` (a seat places the drawn card; ``action``
@@ -231,6 +232,27 @@ class LiveGame:
         return NewAction(self.version + 1, "person", seat=seat, by_seat=seat)
 
     # ------------------------------------------------------------------ applying
+
+    def outcome(self, entry: NewAction) -> tuple[GameStatus, dict[str, Any] | None]:
+        """The status the game will have after the planned ``entry``, and its result if that
+        ends it; changes nothing. The server stores these with the entry, then applies it."""
+        status = self.status
+        state = self.state
+        if entry.kind in ("starter", "draw", "play"):
+            state = state.copy()
+            if entry.kind == "play":
+                state.apply(parse_action(entry.action or ""))
+            else:
+                state.draw(parse_card(entry.card or ""))
+        elif (
+            entry.kind == "bot"
+            and status is GameStatus.OPEN
+            and not any(s.open for s in self.seats if s.seat != entry.seat)
+        ):
+            status = GameStatus.RUNNING  # the last open seat went to a bot
+        if state.is_terminal() and status is GameStatus.RUNNING:
+            status = GameStatus.FINISHED
+        return status, result_view(state) if status is GameStatus.FINISHED else None
 
     def apply(self, entry: NewAction) -> None:
         """Apply the next log entry; raises :class:`LogError` or :class:`ProtocolError` (then

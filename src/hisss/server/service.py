@@ -2,10 +2,11 @@
 
 Every change to a game goes through :class:`GameService` and follows one path, under the game's
 own lock (there is no lock across games): load the live game (from the cache, or rebuilt from the
-database), plan the step (which checks it and changes nothing), apply it to the live game, store
-it (:meth:`hisss.storage.Store.append` commits before it returns), and only then publish the new
-state through the hub. If storing fails the cached game is thrown away, so memory never runs
-ahead of the database; a later request rebuilds it from the log.
+database), plan the step (which checks it and changes nothing), store it
+(:meth:`hisss.storage.Store.append` commits before it returns), and only then apply it to the
+live game and publish the new state through the hub. Memory never runs ahead of the database:
+while a step is being stored nobody sees it, and if storing fails the cached game is thrown away
+and a later request rebuilds it from the log.
 
 Bots move on the server: after every change, :meth:`GameService.kick` makes sure the game has a
 *driver* task, which takes the steps that are the server's own (the starter, and each draw and
@@ -256,6 +257,9 @@ class GameService:
         stored = await self.store.get_game(key)
         if stored is None:
             raise ProtocolError("unknown_game", f"there is no game {key!r}")
+        live = self._live.get(stored.id)  # ``key`` was the code of a cached game
+        if live is not None:
+            return live
         async with self._lock(stored.id):
             return await self._load(stored.id)
 
@@ -451,21 +455,24 @@ class GameService:
         return live
 
     async def _commit(self, live: LiveGame, entry: NewAction) -> None:
-        """Apply ``entry`` to the live game, store it, then publish; see the module docstring."""
-        was = live.status
-        live.apply(entry)
+        """Store ``entry``, then apply it to the live game and publish; see the module docstring.
+
+        The live game changes only once the entry is committed: whoever looks at it meanwhile (a
+        new connection, a lobby request) sees the last stored version, never a step the
+        database may still refuse.
+        """
+        status, result = live.outcome(entry)
         change = None
         if entry.kind == "bot" and entry.seat is not None:
             change = SeatChange(entry.seat, "bot", entry.action)
         elif entry.kind == "person" and entry.seat is not None:
             change = SeatChange(entry.seat, "person", None)
-        finished = live.status is GameStatus.FINISHED
         try:
             await self.store.append(
                 live.id,
                 entry,
-                status=live.status if live.status is not was else None,
-                result=live.result() if finished else None,
+                status=status if status is not live.status else None,
+                result=result,
                 seat_change=change,
             )
         except SequenceConflictError:
@@ -476,7 +483,12 @@ class GameService:
         except BaseException:
             self.evict(live.id)
             raise
-        if finished:
+        try:
+            live.apply(entry)
+        except BaseException:
+            self.evict(live.id)  # the log has the entry: a rebuild replays it
+            raise
+        if status is GameStatus.FINISHED:
             log.info("game %s finished after %d steps", live.id, live.version)
         await self.publish(live)
 
