@@ -225,6 +225,23 @@ def test_a_stale_step_gets_the_fresh_state(client: TestClient) -> None:
         assert fresh["type"] == "state" and fresh["version"] == after["version"]
 
 
+def test_the_fresh_state_after_a_refusal_is_the_newest(client: TestClient) -> None:
+    """The state sent after a refusal is the game's current one, even when the server's copy of
+    the game was rebuilt since the connection said hello (here: someone joined)."""
+    game = new_game(client, ALA, {"kind": "person", "open": True})
+    with client.websocket_connect(game["websocket"]) as ws:
+        assert hello(ws, game["seats"][0]["token"])["status"] == "open"
+        with client.websocket_connect(game["websocket"]) as watcher:
+            client.post(f"/api/games/{game['code']}/join", json={"name": "Olek"})
+            assert hello(watcher, None)["status"] == "running"  # a spectator arriving later
+            started = state_where(ws, lambda s: s["phase"] == "draw")
+            ws.send_json({"type": "draw", "version": 0})
+            expect(ws, "error", code="stale_version")
+            fresh = receive(ws)
+            assert fresh["type"] == "state"
+            assert (fresh["status"], fresh["version"]) == ("running", started["version"])
+
+
 def test_spectators_watch_and_cannot_act(client: TestClient) -> None:
     game = new_game(client, ALA, BOT)
     with client.websocket_connect(f"/ws/games/{game['code']}") as watcher:

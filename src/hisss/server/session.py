@@ -120,14 +120,27 @@ class Session:
         """Queue a message for this client."""
         self.outbox.put_nowait(message)
 
-    def send_error(self, error: ProtocolError, request: str | None = None) -> None:
-        """Queue an ``error`` message, and the fresh state when the error asks for it."""
+    def send_error(
+        self, error: ProtocolError, request: str | None = None, fresh: dict[str, Any] | None = None
+    ) -> None:
+        """Queue an ``error`` message, and then the ``fresh`` state if given."""
         message: dict[str, Any] = {"type": "error", **error.to_dict()}
         if request is not None:
             message["request"] = request
         self.send(message)
-        if error.resync and self.live is not None:
-            self.send(self.service.view(self.live))
+        if fresh is not None:
+            self.send(fresh)
+
+    async def _fresh_view(self) -> dict[str, Any] | None:
+        """The game's current state. The service may have rebuilt its copy of the game since
+        this session last looked (a seat was joined, the cache was dropped), so the session's
+        own copy can be behind: ask the service again. ``None`` if that fails."""
+        try:
+            self.live = await self.service.find(self.game_id)
+        except Exception:
+            log.exception("game %s: cannot load the game's state", self.game_id)
+            return None
+        return self.service.view(self.live)
 
     # ------------------------------------------------------------------ running
 
@@ -256,7 +269,8 @@ class Session:
         try:
             await self._dispatch(kind, message)
         except ProtocolError as error:
-            self.send_error(error, request=kind)
+            fresh = await self._fresh_view() if error.resync else None
+            self.send_error(error, request=kind, fresh=fresh)
         except _Close:
             raise
         except Exception:
@@ -283,8 +297,10 @@ class Session:
         if self.phase is Phase.HELLO or self.live is None:
             raise ProtocolError("not_authenticated", "send hello first (a seat token, or spectate)")
         if kind == "sync":
-            self.live = await self.service.find(self.game_id)
-            self.send(self.service.view(self.live))
+            fresh = await self._fresh_view()
+            if fresh is None:
+                raise ProtocolError("server_error", "the server failed; nothing was changed")
+            self.send(fresh)
             return
         if self.phase is Phase.SPECTATOR or self.seat is None:
             raise ProtocolError("spectator", "spectators watch the game; they cannot act")
@@ -323,6 +339,7 @@ class Session:
         token = message.get("token")
         role = message.get("role")
         if token is None and role == "spectator":
+            self.live = await self.service.find(self.game_id)
             self.phase = Phase.SPECTATOR
         elif token is not None:
             try:
