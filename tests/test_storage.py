@@ -63,6 +63,20 @@ async def test_games_are_stored_with_their_seats(database: str) -> None:
         await store.close()
 
 
+async def test_keys_that_cannot_name_anything_find_nothing(database: str) -> None:
+    """Ids and codes are letters and digits: anything else (a NUL, which PostgreSQL refuses to
+    read, other symbols, non-ASCII letters) finds nothing instead of failing."""
+    store = await Store.open(database)
+    try:
+        game = await store.create_game(_new_game())
+        for key in ("\x00", game.code + "\x00", "a\x00b", "\ud800", "Zażółć", "%", " ", "../x"):
+            assert await store.get_game(key) is None, repr(key)
+            assert await store.get_replay(key) is None, repr(key)
+        assert await store.get_game(f" {game.code} ") is None
+    finally:
+        await store.close()
+
+
 async def test_the_log_is_append_only_and_numbered(database: str) -> None:
     store = await Store.open(database)
     try:

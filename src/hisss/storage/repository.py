@@ -313,7 +313,7 @@ class Store:
 
     async def get_game(self, key: str) -> StoredGame | None:
         """The game with id ``key``, or with the short code ``key`` (any case); else ``None``."""
-        if not isinstance(key, str) or not key or len(key) > 64:
+        if not _is_key(key):
             return None
         async with self._sessions() as session:
             row = await session.get(GameRow, key)
@@ -474,13 +474,19 @@ class Store:
 
     async def get_replay(self, replay_id: str) -> StoredReplay | None:
         """The uploaded record ``replay_id``, or ``None``."""
-        if not isinstance(replay_id, str) or not replay_id or len(replay_id) > 64:
+        if not _is_key(replay_id):
             return None
         async with self._sessions() as session:
             row = await session.get(ReplayRow, replay_id)
             if row is None:
                 return None
             return StoredReplay(row.id, row.record, row.players, row.turns, _aware(row.created_at))
+
+
+def _is_key(key: object) -> bool:
+    """Whether ``key`` can be an id or a code: up to 64 ASCII letters and digits. Anything else
+    names nothing, and is never sent to the database (PostgreSQL refuses text with a NUL)."""
+    return isinstance(key, str) and 0 < len(key) <= 64 and key.isascii() and key.isalnum()
 
 
 def _rowcount(result: object) -> int:
