@@ -51,6 +51,17 @@ def wait_finished(client: TestClient, key: str) -> dict[str, Any]:
     raise AssertionError("the game did not finish")
 
 
+def started(client: TestClient, key: str) -> dict[str, Any]:
+    """The game's state once the server has stored its starter."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        state: dict[str, Any] = client.get(f"/api/games/{key}/state").json()
+        if state["phase"] != "starting":
+            return state
+        time.sleep(0.01)
+    raise AssertionError("the starter was never stored")
+
+
 def play_out(client: TestClient, game: dict[str, Any]) -> None:
     """Play seat 1 over the websocket, always the first legal action, to the end."""
     token = game["seats"][0]["token"]
@@ -114,7 +125,7 @@ def test_join_an_open_seat_starts_the_game(client: TestClient) -> None:
     error(client.post(f"/api/games/{game['id']}/join", json={"seat": 9}), 400, "bad_message")
     lobby = client.get("/api/games").json()
     assert lobby["open"] == [] and [g["code"] for g in lobby["running"]] == [game["code"]]
-    state = client.get(f"/api/games/{game['code']}/state").json()
+    state = started(client, game["code"])
     assert state["type"] == "state" and state["phase"] == "draw" and state["version"] == 1
 
 
@@ -188,6 +199,7 @@ def test_unknown_things(client: TestClient) -> None:
 def test_a_finished_game_gives_its_record_and_steps(client: TestClient, tmp_path: Path) -> None:
     game = create(client, {"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"})
     error(client.get(f"/api/games/{game['id']}/record"), 409, "not_finished")
+    started(client, game["id"])
     partial = client.get(f"/api/games/{game['id']}/record?partial=true")
     assert partial.status_code == 200
     so_far = GameRecord.from_json(partial.text)
