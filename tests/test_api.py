@@ -161,6 +161,23 @@ def test_malformed_and_oversized_bodies(client: TestClient) -> None:
     error(client.post("/api/games", json=big), 413, "too_large")
 
 
+def test_bodies_sent_in_chunks_are_limited_too(client: TestClient) -> None:
+    """A body without a Content-Length (chunked) is counted as it arrives: over the limit it gets
+    too_large, as a declared one does, on every endpoint."""
+    game = json.dumps({"seats": [{"kind": "person"}, {"kind": "bot"}]}).encode()
+    headers = {"content-type": "application/json"}
+    for path, body in [
+        ("/api/games", game + b" " * 20_000),
+        ("/api/games/ABCDEF/join", b"{}" + b" " * 20_000),
+        ("/api/replays", b" " * 1_100_000),
+    ]:
+        response = client.post(path, content=iter([body[:1000], body[1000:]]), headers=headers)
+        assert "content-length" not in response.request.headers
+        error(response, 413, "too_large")
+    created = client.post("/api/games", content=iter([game[:10], game[10:]]), headers=headers)
+    assert created.status_code == 201, created.text
+
+
 def test_requests_from_other_sites_are_refused(client: TestClient) -> None:
     body = {"seats": [{"kind": "person"}, {"kind": "person"}]}
     error(

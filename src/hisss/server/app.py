@@ -59,10 +59,6 @@ def index_html() -> str:
     return resources.files("hisss.server").joinpath("static/index.html").read_text("utf-8")
 
 
-class _TooLargeError(Exception):
-    pass
-
-
 class Guard:
     """Body size limits, origin checks and a rate limit per client address for state-changing
     requests, security headers."""
@@ -105,30 +101,34 @@ class Guard:
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _refuse(send, too_large)
             return
-        seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
+        # The whole body is read here, counted as it arrives (a chunked body declares no
+        # length), before the application sees any of it.
+        body = bytearray()
+        more = True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:
-                    raise _TooLargeError
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if len(body) > limit:
+                await _refuse(send, too_large)
+                return
+            more = bool(message.get("more_body", False))
+        delivered = False
+
+        async def buffered() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
 
         async def secured(message: Message) -> None:
-            nonlocal started
             if message["type"] == "http.response.start":
-                started = True
                 message["headers"] = list(message.get("headers", [])) + _SECURITY_HEADERS
             await send(message)
 
-        try:
-            await self.app(scope, counted, secured)
-        except _TooLargeError:
-            if not started:
-                await _refuse(send, too_large)
+        await self.app(scope, buffered, secured)
 
 
 async def _refuse(send: Send, error: ProtocolError) -> None:
