@@ -178,6 +178,20 @@ def test_bodies_sent_in_chunks_are_limited_too(client: TestClient) -> None:
     assert created.status_code == 201, created.text
 
 
+def test_text_that_is_not_unicode_gets_a_clear_error(client: TestClient) -> None:
+    """JSON can spell a lone UTF-16 surrogate (\\ud800), which is no character: wherever one
+    comes in, the answer is a refusal in JSON, never a failure of the server."""
+    game = b'{"set": {"\\ud800": 1}, "seats": [{"kind": "person"}, {"kind": "bot"}]}'
+    headers = {"content-type": "application/json"}
+    body = error(client.post("/api/games", content=game, headers=headers), 400, "bad_rules")
+    assert "\ud800" in body["message"]
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    record["seats"][0] = "Ala \ud800"
+    text = json.dumps(record)  # escapes the surrogate as \\ud800
+    body = error(client.post("/api/replays", content=text.encode()), 422, "bad_record")
+    assert "surrogate" in body["message"]
+
+
 def test_requests_from_other_sites_are_refused(client: TestClient) -> None:
     body = {"seats": [{"kind": "person"}, {"kind": "person"}]}
     error(

@@ -152,6 +152,8 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient)
         expect(ws, "error", code="bad_token")
         ws.send_json({"type": "hello", "token": token_hash(token)})
         expect(ws, "error", code="bad_token")
+        ws.send_text('{"type": "hello", "token": "\\ud800' + token[1:] + '"}')  # not Unicode
+        expect(ws, "error", code="bad_token")
         ws.send_json({"type": "hello"})
         expect(ws, "error", code="bad_message")
         ws.send_json({"type": "ping", "data": "before hello"})

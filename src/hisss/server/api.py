@@ -7,6 +7,7 @@ status of its code (:data:`hisss.server.errors.ERROR_CODES`). The schema is serv
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
@@ -287,6 +288,14 @@ async def replay_record(key: ReplayKey, request: Request) -> Response:
     return _download(await _replay(request, key), f"hisss-replay-{key[:8]}.json")
 
 
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every character outside ASCII escaped: a refusal may quote the input, and the
+    input may hold a lone surrogate (JSON's ``\\ud800``), which UTF-8 cannot encode."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 def error_response(error: ProtocolError, status: int | None = None) -> JSONResponse:
     """The HTTP answer for a refusal (with the code's status unless ``status`` is given)."""
-    return JSONResponse({"error": error.to_dict()}, status_code=status or error.status)
+    return AsciiJSONResponse({"error": error.to_dict()}, status_code=status or error.status)

@@ -24,6 +24,14 @@ def check_record(text: str) -> GameRecord:
             "bad_record", str(exc), field=exc.field or None, line=exc.line
         ) from None
     try:
+        record.to_json().encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError(
+            "bad_record",
+            "the record holds a lone UTF-16 surrogate (an escape such as \\ud800 that is no "
+            "character): names must be text",
+        ) from None
+    try:
         replay(record)
     except ReplayError as exc:
         raise ProtocolError("bad_record", str(exc), turn=exc.turn) from None

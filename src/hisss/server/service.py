@@ -64,8 +64,9 @@ def new_token() -> str:
 
 
 def token_hash(token: str) -> str:
-    """What the database keeps of a token: its SHA-256, in hexadecimal."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """What the database keeps of a token: its SHA-256, in hexadecimal. (A token is ASCII; text
+    that JSON can spell but UTF-8 cannot, a lone surrogate, still hashes, to match nothing.)"""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def clean_name(value: object, default: str, what: str = "name") -> str:
