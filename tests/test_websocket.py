@@ -162,6 +162,8 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient)
         version = state["version"]
         cases: list[tuple[Any, str]] = [
             ("not json", "bad_json"),
+            ('{"type": "ping", "data": NaN}', "bad_json"),  # Python reads it; JSON has no NaN
+            ('{"type": "draw", "version": -Infinity}', "bad_json"),
             ("[1, 2]", "bad_message"),
             ('{"no": "type"}', "bad_message"),
             ('{"type": 7}', "bad_message"),

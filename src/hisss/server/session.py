@@ -246,7 +246,7 @@ class Session:
                 )
             return
         try:
-            message = json.loads(text)
+            message = json.loads(text, parse_constant=_not_json)
         except (ValueError, RecursionError):
             self.send_error(ProtocolError("bad_json", "the message is not valid JSON"))
             return
@@ -395,6 +395,11 @@ def _version(message: dict[str, Any], *, required: bool) -> int:
             "bad_message", '"version" must be the version of the state the action is based on'
         )
     return version
+
+
+def _not_json(word: str) -> object:
+    """Python's reader takes NaN and Infinity, which are not JSON (and could be echoed back)."""
+    raise ValueError(f"{word} is not JSON")
 
 
 def _short(value: object) -> object:
