@@ -150,13 +150,20 @@ def test_bad_games_are_refused_clearly(
 
 
 def test_malformed_and_oversized_bodies(client: TestClient) -> None:
-    error(
-        client.post(
-            "/api/games", content=b"{not json", headers={"content-type": "application/json"}
-        ),
-        400,
-        "bad_message",
-    )
+    headers = {"content-type": "application/json"}
+    body = error(client.post("/api/games", content=b"{not json", headers=headers), 400, "bad_json")
+    assert "not valid JSON" in body["message"]
+    for path in ("/api/games", "/api/games/ABCDEF/join"):
+        for content in (b"", b"[]", b"null"):
+            body = error(client.post(path, content=content, headers=headers), 400, "bad_message")
+            assert "JSON object" in body["message"], body
+    game = create(client, {"kind": "person"}, {"kind": "person", "open": True})
+    for wrong in ({"seat": "2"}, {"seat": 2.0}, {"seat": True}, {"name": 7}):
+        body = error(client.post(f"/api/games/{game['code']}/join", json=wrong), 400, "bad_message")
+    seat = {"kind": "person", "open": "yes"}
+    body = error(client.post("/api/games", json={"seats": [seat, seat]}), 400, "bad_message")
+    assert body["message"].startswith("seats.0.open:"), body
+    assert client.get(f"/api/games/{game['code']}").json()["open_seats"] == [2]
     big = {"seats": [{"kind": "person", "name": "x" * 20_000}, {"kind": "person"}]}
     error(client.post("/api/games", json=big), 413, "too_large")
 

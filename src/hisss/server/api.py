@@ -34,7 +34,7 @@ ReplayKey = Annotated[str, Path(max_length=64, description="The replay's id.")]
 class SeatRequest(BaseModel):
     """A seat of a new game."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     kind: Literal["person", "bot"]
     name: str | None = Field(default=None, max_length=200)
@@ -51,7 +51,7 @@ class SeatRequest(BaseModel):
 class CreateGameRequest(BaseModel):
     """A new game: a rules preset with changed options, a deck and 2 to 6 seats."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     rules: str = Field(default="classic", max_length=32, description="classic or pl")
     set: dict[str, bool | int | str] = Field(
@@ -65,7 +65,7 @@ class CreateGameRequest(BaseModel):
 class JoinRequest(BaseModel):
     """Taking an open seat."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str | None = Field(default=None, max_length=200)
     seat: int | None = Field(

@@ -182,7 +182,25 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = []
         for error in exc.errors()[:5]:
-            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            loc = tuple(error.get("loc", ()))
+            if error.get("type") == "json_invalid":
+                reason = str((error.get("ctx") or {}).get("error", "")).strip()
+                return error_response(
+                    ProtocolError(
+                        "bad_json",
+                        "the request body is not valid JSON"
+                        + (f": {reason}" if reason else "")
+                        + (f" (at character {loc[1]})" if len(loc) > 1 else ""),
+                    )
+                )
+            if loc == ("body",):
+                return error_response(
+                    ProtocolError(
+                        "bad_message",
+                        "the request body must be a JSON object (Content-Type: application/json)",
+                    )
+                )
+            where = ".".join(str(p) for p in loc if p != "body")
             problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
         return error_response(ProtocolError("bad_message", "; ".join(problems)))
 
