@@ -419,6 +419,12 @@ def test_a_client_that_reads_too_slowly_is_dropped() -> None:
     assert phase_of(session) is Phase.CLOSED and session.outbox.qsize() == MAX_OUTBOX + 1
     session.deliver({"type": "state"})
     assert session.outbox.qsize() == MAX_OUTBOX + 1
+    # Answers to the client's own messages (a pong, an error) count too: a client that sends
+    # pings and never reads cannot grow the queue without end.
+    session = Session(cast(WebSocket, None), cast(GameService, None), Settings(database="x"))
+    for number in range(MAX_OUTBOX + 10):
+        session.send({"type": "pong", "data": number})
+    assert phase_of(session) is Phase.CLOSED and session.outbox.qsize() == MAX_OUTBOX + 1
 
 
 def test_no_token_or_hash_in_the_logs(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:

@@ -117,8 +117,9 @@ class Session:
         self.outbox.put_nowait(message)
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message for this client."""
-        self.outbox.put_nowait(message)
+        """Queue a message for this client; like published ones, it counts towards the limit
+        of a client that does not read."""
+        self.deliver(message)
 
     def send_error(
         self, error: ProtocolError, request: str | None = None, fresh: dict[str, Any] | None = None
