@@ -243,6 +243,24 @@ def test_the_default_database_is_in_the_user_data_directory(
     assert (tmp_path / "data" / "hisss").is_dir()
 
 
+async def test_database_files_are_where_their_paths_say(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The default file under a data directory whose path holds URL characters (? # %), and a
+    file under the home directory written with ~, are opened where the path says."""
+    data = tmp_path / "odd ?#%20 dir"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    for url, path in [
+        (default_database_url(), data / "hisss" / "hisss.db"),
+        (database_url("sqlite:///~/games.db"), tmp_path / "home" / "games.db"),
+    ]:
+        store = await Store.open(url)
+        await store.close()
+        assert path.is_file(), (url, sorted(p.name for p in tmp_path.rglob("*")))
+
+
 def test_missing_postgresql_binaries_fail_with_what_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

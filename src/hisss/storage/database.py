@@ -44,15 +44,21 @@ def default_database_url() -> str:
 
     directory = Path(platformdirs.user_data_dir("hisss", appauthor=False))
     directory.mkdir(parents=True, exist_ok=True)
-    return f"sqlite+aiosqlite:///{directory / 'hisss.db'}"
+    return _sqlite_file(directory / "hisss.db")
+
+
+def _sqlite_file(path: Path) -> str:
+    """The URL of the SQLite file ``path``, escaped where the path holds ``?``, ``%`` or ``#``."""
+    url = URL.create(f"sqlite+{_ASYNC_DRIVERS['sqlite']}", database=str(path))
+    return url.render_as_string(hide_password=False)
 
 
 def database_url(text: str) -> str:
     """The SQLAlchemy async URL for a database address; raises :class:`DatabaseUrlError`.
 
     Accepts ``sqlite:///FILE`` (relative to the working directory; ``sqlite:////abs/path`` for an
-    absolute path), ``postgresql://...`` (or ``postgres://``) and full SQLAlchemy URLs naming one of
-    the drivers above.
+    absolute path, ``sqlite:///~/FILE`` in the home directory), ``postgresql://...`` (or
+    ``postgres://``) and full SQLAlchemy URLs naming one of the drivers above.
 
     >>> database_url("mysql://localhost/hisss")
     Traceback (most recent call last):
@@ -86,6 +92,8 @@ database 'mysql' (use sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DAT
     url = url.set(drivername=f"{backend}+{_ASYNC_DRIVERS[backend]}")
     if backend == "sqlite":
         _check_sqlite(url, shown)
+        if (url.database or "").startswith("~"):
+            return _sqlite_file(Path(url.database or "").expanduser())
     elif not url.database:
         raise DatabaseUrlError(
             f"database {shown!r} names no database: add it after the host, as in "
