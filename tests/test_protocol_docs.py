@@ -78,6 +78,12 @@ def _example(examples: list[Any], *keys: str) -> dict[str, Any]:
     return found
 
 
+def _names(names: list[str]) -> str:
+    """``a``, ``b`` and ``c``, as the page writes a list of fields."""
+    quoted = [f"`{name}`" for name in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
 def test_the_json_examples_have_the_fields_the_server_sends(tmp_path: Path) -> None:
     examples = _json_examples()
     assert len(examples) >= 15
@@ -106,6 +112,15 @@ def test_the_json_examples_have_the_fields_the_server_sends(tmp_path: Path) -> N
         lobby_entry = _example(examples, "open_seats")
         assert set(lobby_entry) == set(summary)
         assert set(lobby_entry["seats"][0]) == set(summary["seats"][0])
+        game = client.get(f"/api/games/{created['code']}").json()
+        missing, added = sorted(set(summary) - set(game)), sorted(set(game) - set(summary))
+        seat_added = sorted(set(game["seats"][0]) - set(summary["seats"][0]))
+        sentence = (
+            f"`GET /api/games/{{key}}` has the fields of a lobby entry except {_names(missing)}, "
+            f"and adds {', '.join(f'`{name}`' for name in added)} and each seat's "
+            f"{_names(seat_added)}"
+        )
+        assert sentence in " ".join(DOC.split())
         record = (ROOT / "tests" / "golden" / "classic-2p-rainbow.json").read_bytes()
         uploaded = client.post("/api/replays", content=record).json()
         step = client.get(f"/api/replays/{uploaded['id']}/steps/2").json()
