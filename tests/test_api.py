@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
 from hisss.cli import app
@@ -232,6 +233,33 @@ def test_unknown_things(client: TestClient) -> None:
     error(client.get("/api/replays/abc"), 404, "unknown_replay")
     error(client.get("/api/nothing"), 404, "not_found")
     error(client.delete("/api/games"), 405, "bad_message")
+
+
+def test_a_failure_of_the_server_is_answered_in_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An unexpected failure (here the database's driver, on any request or connection) is a
+    server_error in the protocol's shapes: a JSON answer, or an error message and close 1011."""
+    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'fail.db'}", bot_delay=0)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        game = create(client, {"kind": "person"}, {"kind": "person"})
+        store = client.app.app.state.store  # type: ignore[attr-defined]
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the driver broke")
+
+        monkeypatch.setattr(store, "get_game", broken)
+        monkeypatch.setattr(store, "list_games", broken)
+        for path in ("/api/games", "/api/games/ABCDEF"):
+            error(client.get(path), 500, "server_error")
+        with client.websocket_connect("/ws/games/ABCDEF") as ws:
+            assert ws.receive_json()["code"] == "server_error"
+            with pytest.raises(WebSocketDisconnect) as info:
+                ws.receive_json()
+            assert info.value.code == 1011
+        assert "the driver broke" in caplog.text  # logged for whoever runs the server
+        monkeypatch.undo()
+        assert client.get(f"/api/games/{game['code']}").status_code == 200
 
 
 def test_a_finished_game_gives_its_record_and_steps(client: TestClient, tmp_path: Path) -> None:

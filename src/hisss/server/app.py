@@ -219,6 +219,11 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
         log.error("storage failed: %s", exc)
         return error_response(ProtocolError("server_error", "the database failed"))
 
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
+        # Starlette logs the exception with its traceback after this answer has gone out.
+        return error_response(ProtocolError("server_error", "the server failed on this request"))
+
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
         return HTMLResponse(index_html())

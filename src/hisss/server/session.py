@@ -36,6 +36,7 @@ log = logging.getLogger("hisss.server.session")
 
 #: Close codes (1000-1015 are the protocol's own; 4000-4999 are the application's).
 CLOSE_TOO_LARGE = 1009
+CLOSE_SERVER_ERROR = 1011
 CLOSE_RESTART = 1012
 CLOSE_FORBIDDEN_ORIGIN = 4403
 CLOSE_UNKNOWN_GAME = 4404
@@ -47,6 +48,7 @@ CLOSE_TOO_SLOW = 4409
 #: Every close code the server uses, with its meaning (listed in docs/protocol.md).
 CLOSE_CODES: dict[int, str] = {
     CLOSE_TOO_LARGE: "too many oversized messages (or a frame over 64 KiB)",
+    CLOSE_SERVER_ERROR: "the server failed (an error message says so first): reconnect later",
     CLOSE_RESTART: "the server stops or restarts (sent by uvicorn): reconnect",
     CLOSE_FORBIDDEN_ORIGIN: "the page's origin is not allowed",
     CLOSE_UNKNOWN_GAME: "no game has this id or code",
@@ -160,6 +162,12 @@ class Session:
         except ProtocolError as error:
             await ws.send_text(json.dumps({"type": "error", **error.to_dict()}))
             await ws.close(CLOSE_UNKNOWN_GAME, "unknown game")
+            return
+        except Exception:
+            log.exception("a connection to game %r: the game cannot be loaded", key[:64])
+            failed = ProtocolError("server_error", "the server failed; try again later")
+            await ws.send_text(json.dumps({"type": "error", **failed.to_dict()}))
+            await ws.close(CLOSE_SERVER_ERROR, "server error")
             return
         self.game_id = self.live.id
         writer = asyncio.get_running_loop().create_task(self._write())
