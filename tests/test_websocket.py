@@ -12,12 +12,15 @@ from typing import Any, cast
 import anyio
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hisss.server import GameService, Settings, create_app
 from hisss.server.service import token_hash
 from hisss.server.session import (
+    CLIENT_TYPES,
     CLOSE_AUTH_FAILED,
     CLOSE_FORBIDDEN_ORIGIN,
     CLOSE_HELLO_TIMEOUT,
@@ -440,3 +443,96 @@ def test_no_token_or_hash_in_the_logs(client: TestClient, caplog: pytest.LogCapt
     assert "game" in caplog.text  # the server did log
     for token in tokens:
         assert token not in caplog.text and token_hash(token) not in caplog.text
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.text(st.characters(categories=["Cs", "Cc", "Lo"]), max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_FIELDS = ("version", "action", "seat", "level", "pick", "token", "role", "data")
+_GARBAGE = st.one_of(
+    st.text(max_size=60),
+    st.binary(max_size=60),
+    _JSON.map(json.dumps),
+    st.text(alphabet='{}[]":,01 tnuefalsNI', max_size=40),
+    st.builds(
+        lambda kind, fields: json.dumps({"type": kind, **fields}),
+        st.sampled_from(CLIENT_TYPES) | st.text(max_size=10) | _JSON,
+        st.dictionaries(st.sampled_from(_FIELDS), _JSON | st.sampled_from(["new", "1R", "2L:red"])),
+    ),
+    st.integers(min_value=4097, max_value=6000).map(lambda n: json.dumps({"type": "x" * n})),
+    st.sampled_from(["NaN", "Infinity", "-Infinity"]).map(
+        lambda word: f'{{"type": "ping", "data": {word}}}'
+    ),
+)
+
+
+def _no_constant(word: str) -> object:
+    raise ValueError(word)
+
+
+def _changes_something(payload: str | bytes, version: int) -> bool:
+    """The few well-formed messages that act or answer without an error (kept out)."""
+    try:
+        message = json.loads(payload, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(message, dict):
+        return False
+    kind = message.get("type")
+    if kind in ("ping", "sync"):
+        return True
+    pick = message.get("pick")
+    return (
+        kind == "draw"
+        and type(message.get("version")) is int
+        and message["version"] == version
+        and (pick is None or type(pick) is int)
+    )
+
+
+def test_garbage_never_changes_a_game_and_always_gets_an_error(make_client: Client) -> None:
+    """Whatever a seated client sends that is not a well-formed step it may take gets an error
+    reply; the game's log stays as it was and the connection stays open."""
+    client = make_client(rate_burst=100_000, abuse_limit=100_000)
+    game = new_game(client, ALA, OLEK)
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, game["seats"][0]["token"])
+        version = state["version"]
+        replies: list[str] = []
+
+        @settings(
+            max_examples=150,
+            deadline=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture],
+        )
+        @given(_GARBAGE)
+        def send_garbage(payload: str | bytes) -> None:
+            if _changes_something(payload, version):
+                return
+            if isinstance(payload, bytes):
+                ws.send_bytes(payload)
+            else:
+                ws.send_text(payload)
+            reply = receive(ws)
+            while reply["type"] == "state":  # the fresh state after some refusals
+                assert reply["version"] == version, reply
+                reply = receive(ws)
+            assert reply["type"] == "error" and reply["code"] and reply["message"], reply
+            replies.append(reply["code"])
+
+        send_garbage()
+        assert {"bad_json", "bad_message", "too_large"} <= set(replies)
+        now = client.get(f"/api/games/{game['id']}/state").json()
+        assert (now["version"], now["phase"]) == (version, "draw")
+        ws.send_json({"type": "draw", "version": version})
+        assert state_where(ws, lambda s: s["version"] == version + 1)["phase"] == "place"
