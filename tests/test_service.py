@@ -454,3 +454,39 @@ async def test_a_step_is_seen_by_nobody_while_it_is_being_stored(
                 await step
         live = await service.find(game_id)
         assert live.version == 2 and live.phase == "place"
+
+
+async def test_bots_move_on_after_a_step_whose_answer_was_lost(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database stores a step but its answer is lost (the connection drops during the
+    commit): the player gets an error, yet the game goes on with the stored step, and the bot
+    whose turn it now is moves without anyone else acting."""
+    async with running(database) as service:
+        created = await service.create_game(spec(PERSON, SeatSpec("bot", level="easy")))
+        game_id = created.game.id
+        await my_turn(service, game_id, 0)
+        await service.draw(game_id, 0, 1)
+        await service.idle()  # no driver runs: the person is to place
+        real_append = service.store.append
+
+        async def lost(*args: Any, **kwargs: Any) -> Any:
+            await real_append(*args, **kwargs)
+            raise ConnectionResetError("the connection was lost during the commit")
+
+        monkeypatch.setattr(service.store, "append", lost)
+        live = await service.find(game_id)
+        with pytest.raises(ConnectionResetError):
+            await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
+        monkeypatch.setattr(service.store, "append", real_append)
+        await asyncio.sleep(0.05)
+        await my_turn(service, game_id, 0)
+        live = await service.find(game_id)
+        assert live.version >= 5, "the bot drew and placed after the stored step"
+        assert [e.kind for e in await service.store.actions(game_id)][:5] == [
+            "starter",
+            "draw",
+            "play",
+            "draw",
+            "play",
+        ]

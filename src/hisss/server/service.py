@@ -370,9 +370,9 @@ class GameService:
                 ) from None
             live = await self._rebuild(stored)
             log.info("game %s: seat %d joined", game_id, seat + 1)
+            if live.status is GameStatus.RUNNING:
+                self.kick(game_id)  # before publishing, which may fail: the seat is taken
             await self.publish(live)
-        if live.status is GameStatus.RUNNING:
-            self.kick(game_id)
         return live, seat, token
 
     def authenticate(self, live: LiveGame, token: object) -> int:
@@ -442,16 +442,24 @@ class GameService:
     async def _step(
         self, game_id: str, version: int | None, plan: Callable[[LiveGame], NewAction]
     ) -> LiveGame:
-        async with self._lock(game_id):
-            live = await self._load(game_id)
-            if version is not None and version >= 0 and version != live.version:
-                raise ProtocolError(
-                    "stale_version",
-                    f"your action was based on version {version}, the game is at "
-                    f"{live.version}: here is the fresh state",
-                    resync=True,
-                )
-            await self._commit(live, plan(live))
+        try:
+            async with self._lock(game_id):
+                live = await self._load(game_id)
+                if version is not None and version >= 0 and version != live.version:
+                    raise ProtocolError(
+                        "stale_version",
+                        f"your action was based on version {version}, the game is at "
+                        f"{live.version}: here is the fresh state",
+                        resync=True,
+                    )
+                await self._commit(live, plan(live))
+        except ProtocolError:
+            raise  # a refusal: nothing changed
+        except BaseException:
+            # The database may have stored the step all the same (its answer lost with the
+            # connection), and a bot may be due now.
+            self.kick(game_id)
+            raise
         self.kick(game_id)
         return live
 
