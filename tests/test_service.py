@@ -385,10 +385,13 @@ async def test_nothing_is_announced_that_was_not_stored(
         monkeypatch.setattr(service.store, "append", broken)
         with pytest.raises(StorageError):
             await service.draw(game_id, 0, 1)
-        assert recorder.messages == []
+        await service.idle()
+        # At most the stored state again (rebuilt from the log after the failure).
+        assert all(m["version"] == 1 and m["drawn"] is None for m in recorder.messages)
         live = await service.find(game_id)
         assert live.version == 1 and live.phase == "draw", "the cache was rebuilt from the log"
         monkeypatch.setattr(service.store, "append", real_append)
+        del recorder.messages[:]
         await service.draw(game_id, 0, 1)
         assert [m["version"] for m in recorder.messages] == [2]
         assert len(await service.store.actions(game_id)) == 2
@@ -490,3 +493,31 @@ async def test_bots_move_on_after_a_step_whose_answer_was_lost(
             "draw",
             "play",
         ]
+
+
+async def test_a_stored_step_whose_answer_was_lost_is_announced(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above between two people: the other player hears of the stored step without anyone
+    acting, so no client waits on an old state."""
+    async with running(database) as service:
+        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        game_id = created.game.id
+        await my_turn(service, game_id, 0)
+        await service.draw(game_id, 0, 1)
+        await service.idle()
+        recorder = Recorder()
+        service.hub.subscribe(game_id, recorder)
+        real_append = service.store.append
+
+        async def lost(*args: Any, **kwargs: Any) -> Any:
+            await real_append(*args, **kwargs)
+            raise ConnectionResetError("the connection was lost during the commit")
+
+        monkeypatch.setattr(service.store, "append", lost)
+        live = await service.find(game_id)
+        with pytest.raises(ConnectionResetError):
+            await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
+        await asyncio.sleep(0.05)
+        await service.idle()
+        assert [(m["version"], m["to_move"]) for m in recorder.messages] == [(3, 2)]

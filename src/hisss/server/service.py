@@ -513,10 +513,17 @@ class GameService:
 
     async def _drive(self, game_id: str) -> None:
         me = asyncio.current_task()
+        announce = True
         try:
             while True:
                 async with self._lock(game_id):
+                    rebuilt = game_id not in self._live
                     live = await self._load(game_id)
+                    if rebuilt and announce:
+                        # The cache was dropped after a failure: the log may hold a step
+                        # nobody has heard of (stored, but its answer lost).
+                        await self.publish(live)
+                    announce = False
                     step = live.server_step()
                     if step is None:
                         if self._drivers.get(game_id) is me:
