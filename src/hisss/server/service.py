@@ -6,9 +6,10 @@ database), plan the step (which checks it and changes nothing), store it
 (:meth:`hisss.storage.Store.append` commits before it returns), and only then apply it to the
 live game and publish the new state through the hub. Memory never runs ahead of the database:
 while a step is being stored nobody sees it, and if storing fails the cached game is thrown away
-and a later request rebuilds it from the log.
+and rebuilt from the log. A failure can hide a success (the commit went through, its answer was
+lost), so a failed step still kicks the game's driver, which announces the rebuilt state.
 
-Bots move on the server: after every change, :meth:`GameService.kick` makes sure the game has a
+Bots move on the server: after every step, :meth:`GameService.kick` makes sure the game has a
 *driver* task, which takes the steps that are the server's own (the starter, and each draw and
 placement of a bot seat) with a delay between them, until a person is to act or the game ends.
 On start the service kicks every running game, so bot turns pending at a crash resume by
