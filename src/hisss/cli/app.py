@@ -3,8 +3,8 @@
 Commands: ``simulate`` (a seeded batch of bot games, summarised), ``tournament`` (bots against
 each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed),
 ``analyze`` (an HTML report with plots from results files), ``replay`` (check a game record and
-print the game) and ``play`` (the terminal game; it imports :mod:`hisss.tui`, and so Textual, only
-when it runs). Every error the package raises on purpose
+print the game), ``play`` (the terminal game; it imports :mod:`hisss.tui`, and so Textual, only
+when it runs) and ``serve`` (the web game server). Every error the package raises on purpose
 (:class:`~hisss.core.HisssError`) ends the command with one line on stderr and exit status 2.
 Output meant for programs (``--json``) goes to stdout alone; progress bars go to stderr.
 """
@@ -12,6 +12,7 @@ Output meant for programs (``--json``) goes to stdout alone; progress bars go to
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import secrets
@@ -710,6 +711,61 @@ def _language(lang: str | None) -> str:
     if key not in LANGUAGES:
         raise ConfigError(f"--lang {lang!r}: unknown language (languages: {', '.join(LANGUAGES)})")
     return key
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[
+        str, typer.Option("--host", metavar="HOST", help="The address to listen on.")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="The port (0: any).")
+    ] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            "--database",
+            metavar="URL",
+            help="sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DATABASE (default: hisss.db "
+            "in the user's data directory).",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float,
+        typer.Option(
+            "--bot-delay", metavar="SECONDS", min=0, help="A bot's pause before each step."
+        ),
+    ] = 0.8,
+    away_seconds: Annotated[
+        float,
+        typer.Option(
+            "--away-seconds",
+            metavar="SECONDS",
+            min=0,
+            help="How long a player must be gone before the others may hand the seat to a bot.",
+        ),
+    ] = 60.0,
+) -> None:
+    """Run the web game: play Hisss in the browser, against bots or with friends online.
+
+    Prints the address to open. Every game is stored in the database as it is played, so
+    stopping and starting the server again loses nothing.
+    """
+    with _errors():
+        try:
+            from hisss.server import Settings, serve  # noqa: PLC0415
+            from hisss.storage import database_url, default_database_url  # noqa: PLC0415
+        except ImportError as exc:
+            raise ConfigError(
+                f"hisss serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'"
+            ) from None
+        url = database_url(database) if database is not None else default_database_url()
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s - %(message)s")
+        settings = Settings(database=url, bot_delay=bot_delay, away_seconds=away_seconds)
+        try:
+            serve(settings, host, port, announce=typer.echo)
+        except KeyboardInterrupt:
+            typer.echo("stopped", err=True)
 
 
 def _in_file(file: Path, exc: HisssError) -> HisssError:

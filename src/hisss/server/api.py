@@ -1,0 +1,301 @@
+"""The HTTP API: the lobby (create, join, list games), game summaries, records and replays.
+
+Every answer is JSON; a refusal is ``{"error": {"code": ..., "message": ...}}`` with the HTTP
+status of its code (:data:`hisss.server.errors.ERROR_CODES`). The schema is served at
+``/openapi.json``; ``docs/protocol.md`` describes each endpoint with examples.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from hisss.bots import LEVEL_NAMES
+from hisss.bots.levels import LEVEL_HELP
+from hisss.core import BUILTIN_DECKS, PRESETS, Rules
+from hisss.record import GameRecord
+from hisss.server import replays
+from hisss.server.errors import ProtocolError
+from hisss.server.game import PROTOCOL_VERSION
+from hisss.server.service import GameService, SeatSpec, build_spec
+from hisss.server.settings import Settings
+from hisss.storage import GameStatus
+
+router = APIRouter(prefix="/api")
+
+GameKey = Annotated[str, Path(max_length=64, description="The game's id or its short code.")]
+ReplayKey = Annotated[str, Path(max_length=64, description="The replay's id.")]
+
+
+class SeatRequest(BaseModel):
+    """A seat of a new game."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: Literal["person", "bot"]
+    name: str | None = Field(default=None, max_length=200)
+    level: str | None = Field(
+        default=None, max_length=32, description="bots: " + ", ".join(LEVEL_NAMES)
+    )
+    open: bool = Field(
+        default=False,
+        description="persons: leave the seat open for anyone to join from the lobby, instead "
+        "of reserving it for the holder of its link",
+    )
+
+
+class CreateGameRequest(BaseModel):
+    """A new game: a rules preset with changed options, a deck and 2 to 6 seats."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    rules: str = Field(default="classic", max_length=32, description="classic or pl")
+    set: dict[str, bool | int | str] = Field(
+        default_factory=dict, description="rule options changed from the preset"
+    )
+    deck: str = Field(default="rainbow", max_length=32)
+    seats: list[SeatRequest] = Field(min_length=1, max_length=8)
+    title: str | None = Field(default=None, max_length=200)
+
+
+class JoinRequest(BaseModel):
+    """Taking an open seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str | None = Field(default=None, max_length=200)
+    seat: int | None = Field(
+        default=None, ge=1, le=6, description="a seat number; default: the first open seat"
+    )
+
+
+def _service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def play_link(code: str, seat: int, token: str) -> str:
+    """The link that opens the table for a seat (the token stays in the fragment, which
+    browsers never send to the server)."""
+    return f"/g/{code}#seat={seat}&token={token}"
+
+
+@router.get("/options", summary="What a game can be made of")
+async def options(request: Request) -> dict[str, Any]:
+    """Rules presets with their options, decks, bot levels, the protocol version and limits."""
+    settings = _settings(request)
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "presets": {name: rules.to_mapping() for name, rules in PRESETS.items()},
+        "rule_options": Rules().to_mapping(),
+        "decks": {name: {"size": deck.size} for name, deck in BUILTIN_DECKS.items()},
+        "levels": [{"name": name, "help": LEVEL_HELP[name]} for name in LEVEL_NAMES],
+        "players": {"min": 2, "max": 5, "max_with_six_players": 6},
+        "away_seconds": settings.away_seconds,
+        "limits": {
+            "max_message_bytes": settings.max_message_bytes,
+            "max_body_bytes": settings.max_body_bytes,
+            "max_record_bytes": settings.max_record_bytes,
+            "rate_per_second": settings.rate_per_second,
+            "rate_burst": settings.rate_burst,
+            "http_burst": settings.http_burst,
+            "http_rate_per_second": settings.http_rate_per_second,
+        },
+    }
+
+
+@router.post("/games", status_code=201, summary="Create a game")
+async def create_game(body: CreateGameRequest, request: Request) -> dict[str, Any]:
+    """Create a game. Each reserved person seat gets a secret token, returned only here, inside
+    the seat's link: share each link with the person who plays that seat."""
+    spec = build_spec(
+        body.rules,
+        dict(body.set),
+        body.deck,
+        [SeatSpec(s.kind, s.name, s.level, s.open) for s in body.seats],
+        body.title,
+    )
+    created = await _service(request).create_game(spec)
+    game = created.game
+    seats = []
+    for seat in game.seats:
+        entry: dict[str, Any] = {
+            "seat": seat.seat + 1,
+            "kind": seat.kind,
+            "name": seat.name,
+            "level": seat.level,
+            "open": seat.open,
+        }
+        token = created.tokens.get(seat.seat)
+        if token is not None:
+            entry["token"] = token
+            entry["link"] = play_link(game.code, seat.seat + 1, token)
+        elif seat.open:
+            entry["link"] = f"/g/{game.code}#join={seat.seat + 1}"
+        seats.append(entry)
+    return {
+        "id": game.id,
+        "code": game.code,
+        "status": game.status.value,
+        "watch": f"/g/{game.code}",
+        "websocket": f"/ws/games/{game.id}",
+        "seats": seats,
+    }
+
+
+@router.get("/games", summary="The lobby: open, running and recently finished games")
+async def list_games(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=100, description="games per list")] = 20,
+) -> dict[str, Any]:
+    """Three lists, the most recently changed game first in each."""
+    service = _service(request)
+    return {
+        status.value: await service.list_games(status, limit)
+        for status in (GameStatus.OPEN, GameStatus.RUNNING, GameStatus.FINISHED)
+    }
+
+
+@router.get("/games/{key}", summary="A game's summary")
+async def game_summary(key: GameKey, request: Request) -> dict[str, Any]:
+    """Status, seats with presence, whose turn it is, the result once over; no secrets."""
+    service = _service(request)
+    return service.summary(await service.find(key))
+
+
+@router.get("/games/{key}/state", summary="A game's current state")
+async def game_state(key: GameKey, request: Request) -> dict[str, Any]:
+    """The same object as the websocket's ``state`` message."""
+    service = _service(request)
+    return service.view(await service.find(key))
+
+
+@router.post("/games/{key}/join", summary="Take an open seat")
+async def join_game(key: GameKey, body: JoinRequest, request: Request) -> dict[str, Any]:
+    """Take an open person seat; returns the seat's secret token, once."""
+    seat = body.seat - 1 if body.seat is not None else None
+    live, taken, token = await _service(request).join(key, body.name, seat)
+    return {
+        "id": live.id,
+        "code": live.code,
+        "seat": taken + 1,
+        "token": token,
+        "link": play_link(live.code, taken + 1, token),
+        "websocket": f"/ws/games/{live.id}",
+    }
+
+
+def _download(record: GameRecord, name: str) -> Response:
+    return Response(
+        record.to_json() + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get(
+    "/games/{key}/record",
+    summary="Download a finished game's record",
+    response_class=Response,
+    responses={200: {"content": {"application/json": {}}, "description": "a hisss game record"}},
+)
+async def game_record(
+    key: GameKey,
+    request: Request,
+    partial: Annotated[
+        bool, Query(description="a running game's record so far (no seed, no result)")
+    ] = False,
+) -> Response:
+    """The game record (``docs/record-format.md``), which ``hisss replay`` reads."""
+    service = _service(request)
+    live = await service.find(key)
+    record = await service.record(live.id, partial)
+    return _download(record, f"hisss-{live.code}.json")
+
+
+@router.get("/games/{key}/steps/{number}", summary="A finished game after N turns")
+async def game_step(
+    key: GameKey, number: Annotated[int, Path(ge=0, le=100_000)], request: Request
+) -> dict[str, Any]:
+    """Step through a finished game: the position after turn ``number`` (0: the starter)."""
+    return replays.step(await _service(request).record(key), number)
+
+
+@router.post(
+    "/replays",
+    status_code=201,
+    summary="Upload a game record",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": "a hisss game record (docs/record-format.md), as JSON text",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }
+    },
+)
+async def upload_replay(request: Request) -> dict[str, Any]:
+    """Check the record (every turn against the rules) and store it for replaying."""
+    raw = await request.body()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_record", "the record is not UTF-8 text") from None
+    record = replays.check_record(text)
+    stored = await _service(request).store.add_replay(
+        record.to_json(), record.players, len(record.turns)
+    )
+    return {"id": stored.id, "link": f"/replay/{stored.id}", **replays.record_summary(record)}
+
+
+async def _replay(request: Request, key: str) -> GameRecord:
+    stored = await _service(request).store.get_replay(key)
+    if stored is None:
+        raise ProtocolError("unknown_replay", f"there is no replay {key!r}")
+    return GameRecord.from_json(stored.record)
+
+
+@router.get("/replays/{key}", summary="An uploaded record's summary")
+async def replay_summary(key: ReplayKey, request: Request) -> dict[str, Any]:
+    """Seats, rules, deck, number of steps and result."""
+    return {"id": key, **replays.record_summary(await _replay(request, key))}
+
+
+@router.get("/replays/{key}/steps/{number}", summary="An uploaded game after N turns")
+async def replay_step(
+    key: ReplayKey, number: Annotated[int, Path(ge=0, le=100_000)], request: Request
+) -> dict[str, Any]:
+    """The position after turn ``number`` (0: the starter alone)."""
+    return replays.step(await _replay(request, key), number)
+
+
+@router.get(
+    "/replays/{key}/record",
+    summary="Download an uploaded record",
+    response_class=Response,
+    responses={200: {"content": {"application/json": {}}, "description": "a hisss game record"}},
+)
+async def replay_record(key: ReplayKey, request: Request) -> Response:
+    """The record as stored (re-written in the canonical layout)."""
+    return _download(await _replay(request, key), f"hisss-replay-{key[:8]}.json")
+
+
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every character outside ASCII escaped: a refusal may quote the input, and the
+    input may hold a lone surrogate (JSON's ``\\ud800``), which UTF-8 cannot encode."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
+def error_response(error: ProtocolError, status: int | None = None) -> JSONResponse:
+    """The HTTP answer for a refusal (with the code's status unless ``status`` is given)."""
+    return AsciiJSONResponse({"error": error.to_dict()}, status_code=status or error.status)

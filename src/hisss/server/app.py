@@ -1,0 +1,250 @@
+"""The ASGI application: HTTP API, websocket endpoint, the front end's files and the guards.
+
+:func:`create_app` builds a FastAPI application for a :class:`~hisss.server.settings.Settings`.
+Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in), starts the
+:class:`~hisss.server.service.GameService` (which resumes the bots of running games) and stops it
+again. A small ASGI guard in front of everything refuses request bodies over the size limits and
+state-changing requests from the web pages of other sites or beyond a rate per client address,
+and adds security headers (the front end loads nothing from anywhere but this server).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
+
+from hisss import __version__
+from hisss.server.api import error_response, router
+from hisss.server.errors import ProtocolError
+from hisss.server.hub import Hub, LocalHub
+from hisss.server.limits import ClientBuckets
+from hisss.server.service import GameService
+from hisss.server.session import Session
+from hisss.server.settings import Settings
+from hisss.storage import StorageError, Store
+
+log = logging.getLogger("hisss.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The Content-Security-Policy of every answer: nothing from other sites.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'"
+)
+_SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+def index_html() -> str:
+    """The front end's page, from the package's data."""
+    return resources.files("hisss.server").joinpath("static/index.html").read_text("utf-8")
+
+
+class Guard:
+    """Body size limits, origin checks and a rate limit per client address for state-changing
+    requests, security headers."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+        self.buckets = ClientBuckets(settings.http_burst, settings.http_rate_per_second)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        method = scope["method"]
+        if method not in ("GET", "HEAD", "OPTIONS") and not self.settings.origin_allowed(
+            headers.get("origin"), headers.get("host")
+        ):
+            await _refuse(
+                send, ProtocolError("forbidden_origin", "requests from other sites are refused")
+            )
+            return
+        if method == "POST" and self.settings.http_rate_per_second > 0:
+            client = scope.get("client")
+            if not self.buckets.take(client[0] if client else "?"):
+                await _refuse(
+                    send,
+                    ProtocolError(
+                        "rate_limited", "too many requests from your address: wait a little"
+                    ),
+                )
+                return
+        limit = (
+            self.settings.max_record_bytes
+            if scope["path"] == "/api/replays"
+            else self.settings.max_body_bytes
+        )
+        declared = headers.get("content-length")
+        too_large = ProtocolError("too_large", f"the request body is larger than {limit} bytes")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _refuse(send, too_large)
+            return
+        # The whole body is read here, counted as it arrives (a chunked body declares no
+        # length), before the application sees any of it.
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            if len(body) > limit:
+                await _refuse(send, too_large)
+                return
+            more = bool(message.get("more_body", False))
+        delivered = False
+
+        async def buffered() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + _SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, buffered, secured)
+
+
+async def _refuse(send: Send, error: ProtocolError) -> None:
+    response = error_response(error)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": response.status_code,
+            "headers": response.raw_headers + _SECURITY_HEADERS,
+        }
+    )
+    await send({"type": "http.response.body", "body": response.body})
+
+
+def create_app(settings: Settings, store: Store | None = None, hub: Hub | None = None) -> Any:
+    """The ASGI application (the guard around FastAPI); ``app.state`` of the FastAPI app holds
+    ``settings``, ``store`` and ``service`` while it runs."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        own = store is None
+        opened = await Store.open(settings.database) if store is None else store
+        service = GameService(opened, hub if hub is not None else LocalHub(), settings)
+        app.state.store = opened
+        app.state.service = service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+            if own:
+                await opened.close()
+
+    app = FastAPI(
+        title="Hisss",
+        version=__version__,
+        description="The Hisss game server: lobby, games, records and replays. The websocket "
+        "protocol of /ws/games/{id} is described in docs/protocol.md.",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.include_router(router)
+
+    @app.exception_handler(ProtocolError)
+    async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
+        return error_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for error in exc.errors()[:5]:
+            loc = tuple(error.get("loc", ()))
+            if error.get("type") == "json_invalid":
+                reason = str((error.get("ctx") or {}).get("error", "")).strip()
+                return error_response(
+                    ProtocolError(
+                        "bad_json",
+                        "the request body is not valid JSON"
+                        + (f": {reason}" if reason else "")
+                        + (f" (at character {loc[1]})" if len(loc) > 1 else ""),
+                    )
+                )
+            if loc == ("body",):
+                return error_response(
+                    ProtocolError(
+                        "bad_message",
+                        "the request body must be a JSON object (Content-Type: application/json)",
+                    )
+                )
+            where = ".".join(str(p) for p in loc if p != "body")
+            problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
+        return error_response(ProtocolError("bad_message", "; ".join(problems)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            return error_response(ProtocolError("not_found", "there is no such page"))
+        if exc.status_code == 405:
+            return error_response(
+                ProtocolError("bad_message", "this path does not take that method"), status=405
+            )
+        return error_response(ProtocolError("bad_message", str(exc.detail)), status=exc.status_code)
+
+    @app.exception_handler(StorageError)
+    async def storage_error(_request: Request, exc: StorageError) -> JSONResponse:
+        log.error("storage failed: %s", exc)
+        return error_response(ProtocolError("server_error", "the database failed"))
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
+        # Starlette logs the exception with its traceback after this answer has gone out.
+        return error_response(ProtocolError("server_error", "the server failed on this request"))
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> HTMLResponse:
+        return HTMLResponse(index_html())
+
+    @app.get("/g/{code}", include_in_schema=False)
+    async def game_page(code: str) -> HTMLResponse:
+        return HTMLResponse(index_html())
+
+    @app.get("/replay/{replay_id}", include_in_schema=False)
+    async def replay_page(replay_id: str) -> HTMLResponse:
+        return HTMLResponse(index_html())
+
+    @app.get("/healthz", summary="Is the server up")
+    async def health(request: Request) -> dict[str, Any]:
+        """``ok`` and the kind of database."""
+        return {"ok": True, "database": request.app.state.store.dialect}
+
+    @app.websocket("/ws/games/{key}")
+    async def game_socket(websocket: WebSocket, key: str) -> None:
+        service: GameService = websocket.app.state.service
+        await Session(websocket, service, settings).run(key)
+
+    app.mount("/static", StaticFiles(packages=[("hisss.server", "static")]), name="static")
+    return Guard(app, settings)

@@ -1,0 +1,119 @@
+"""Running the server: ``hisss serve`` binds the port, opens the database, then runs uvicorn.
+
+The port and the database are checked before uvicorn starts, so a port in use or a database
+that cannot be opened ends with one clear :class:`ServeError` instead of a traceback. uvicorn
+runs with the sans-I/O ``websockets`` implementation (the legacy one is deprecated) and a
+protocol-level frame limit above the application's own message limit, so that an oversized
+message still gets a clear error message from the application.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import signal
+import socket
+import threading
+from collections.abc import Callable
+
+from hisss.core import HisssError
+from hisss.server.app import create_app
+from hisss.server.settings import Settings
+from hisss.storage import StorageError, Store, display_url
+
+#: Frames larger than this are refused by uvicorn itself (the connection is closed with 1009).
+WS_MAX_FRAME = 65_536
+
+
+class ServeError(HisssError):
+    """The server cannot start (port in use, unknown host, database unusable)."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening-ready TCP socket on ``host:port``; raises :class:`ServeError`."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, OverflowError) as exc:
+        raise ServeError(f"cannot listen on {host}:{port}: {exc}") from None
+    family, kind, proto, _name, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ServeError(
+                f"port {port} on {host} is in use by another program (choose another with --port)"
+            ) from None
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(host: str, port: int) -> str:
+    """The address to open in a browser."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+class _StoppedError(Exception):
+    """SIGTERM arrived: stop as cleanly as for Ctrl+C."""
+
+
+def _stop(_signum: int, _frame: object) -> None:
+    raise _StoppedError
+
+
+def serve(
+    settings: Settings, host: str, port: int, announce: Callable[[str], None] = print
+) -> None:
+    """Run the server until it is stopped (Ctrl+C or SIGTERM); raises :class:`ServeError`.
+
+    uvicorn shuts down gracefully on SIGTERM and then raises the signal again; the handler set
+    here turns that into a normal return, so a stopped server exits with status 0.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop) if main else None
+    try:
+        asyncio.run(_serve(settings, host, port, announce))
+    except _StoppedError:
+        return
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+async def _serve(settings: Settings, host: str, port: int, announce: Callable[[str], None]) -> None:
+    import uvicorn  # noqa: PLC0415 - imported when the server runs, not when the CLI loads
+
+    sock = bind(host, port)
+    try:
+        store = await Store.open(settings.database)
+    except StorageError as exc:
+        sock.close()
+        raise ServeError(str(exc)) from None
+    try:
+        config = uvicorn.Config(
+            create_app(settings, store=store),
+            ws="websockets-sansio",
+            ws_max_size=WS_MAX_FRAME,
+            lifespan="on",
+            log_level="info",
+            server_header=False,
+            timeout_graceful_shutdown=5,
+        )
+        server = uvicorn.Server(config)
+        task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+        while not server.started and not task.done():
+            await asyncio.sleep(0.02)
+        if server.started:
+            actual = sock.getsockname()[1]
+            announce(f"Hisss is ready: open {url_of(host, actual)}")
+            announce(f"database: {display_url(settings.database)}")
+        await task
+    finally:
+        await store.close()
+        sock.close()
+        logging.getLogger("hisss.server").info("server stopped")

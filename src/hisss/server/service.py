@@ -1,0 +1,607 @@
+"""The game service: creating and joining games, checking and storing steps, bots, presence.
+
+Every change to a game goes through :class:`GameService` and follows one path, under the game's
+own lock (there is no lock across games): load the live game (from the cache, or rebuilt from the
+database), plan the step (which checks it and changes nothing), store it
+(:meth:`hisss.storage.Store.append` commits before it returns), and only then apply it to the
+live game and publish the new state through the hub. Memory never runs ahead of the database:
+while a step is being stored nobody sees it, and if storing fails the cached game is thrown away
+and rebuilt from the log. A failure can hide a success (the commit went through, its answer was
+lost), so a failed step still kicks the game's driver, which announces the rebuilt state.
+
+Bots move on the server: after every step, :meth:`GameService.kick` makes sure the game has a
+*driver* task, which takes the steps that are the server's own (the starter, and each draw and
+placement of a bot seat) with a delay between them, until a person is to act or the game ends.
+On start the service kicks every running game, so bot turns pending at a crash resume by
+themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hisss.bots import LEVEL_NAMES, make_level
+from hisss.core import BUILTIN_DECKS, ConfigError, Deck, HisssError, Rules, get_deck
+from hisss.record import GameRecord
+from hisss.server.errors import ProtocolError
+from hisss.server.game import LiveGame
+from hisss.server.hub import Hub
+from hisss.server.settings import Settings
+from hisss.storage import (
+    GameStatus,
+    NewAction,
+    NewGame,
+    NewSeat,
+    SeatTakenError,
+    SequenceConflictError,
+    StorageError,
+    Store,
+    StoredGame,
+)
+from hisss.storage.repository import SeatChange
+
+log = logging.getLogger("hisss.server")
+
+#: Seconds before a bot driver stopped by a database failure tries again.
+RETRY = 5.0
+#: The longest name a seat may have.
+MAX_NAME = 40
+#: The longest game title.
+MAX_TITLE = 80
+
+
+def new_token() -> str:
+    """A new secret seat token."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its SHA-256, in hexadecimal. (A token is ASCII; text
+    that JSON can spell but UTF-8 cannot, a lone surrogate, still hashes, to match nothing.)"""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(value: object, default: str, what: str = "name") -> str:
+    """A seat name or title: stripped, without control characters; ``default`` when empty."""
+    if value is None:
+        return default
+    limit = MAX_TITLE if what == "title" else MAX_NAME
+    if not isinstance(value, str):
+        raise ProtocolError("bad_seats", f"a {what} must be text")
+    text = " ".join(value.split())
+    if any(not ch.isprintable() for ch in text):
+        raise ProtocolError("bad_seats", f"a {what} may not hold control characters")
+    if len(text) > limit:
+        raise ProtocolError("bad_seats", f"a {what} has at most {limit} characters")
+    return text or default
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat of a game to create: ``kind`` is ``person`` or ``bot``."""
+
+    kind: str
+    name: str | None = None
+    level: str | None = None
+    open: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A checked game to create."""
+
+    rules: Rules
+    deck: Deck
+    seats: tuple[SeatSpec, ...]
+    title: str = ""
+
+
+def build_spec(
+    preset: str,
+    options: dict[str, Any],
+    deck: str,
+    seats: Sequence[SeatSpec],
+    title: str | None = None,
+) -> GameSpec:
+    """Check a game's set-up; raises :class:`ProtocolError` (``bad_rules``, ``bad_deck``,
+    ``bad_seats``, ``bad_level``) with the reason."""
+    if not isinstance(options, dict):
+        raise ProtocolError("bad_rules", "set must be an object of rule options")
+    if "preset" in options:
+        raise ProtocolError("bad_rules", "give the preset as rules, not inside set")
+    try:
+        rules = Rules.from_mapping({"preset": preset, **options})
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise ProtocolError("bad_rules", str(exc)) from None
+    if not isinstance(deck, str) or deck.strip().lower() not in BUILTIN_DECKS:
+        raise ProtocolError(
+            "bad_deck", f"unknown deck {deck!r} (decks: {', '.join(BUILTIN_DECKS)})"
+        )
+    the_deck = get_deck(deck)
+    try:
+        rules.check_players(len(seats))
+    except ConfigError as exc:
+        raise ProtocolError("bad_seats", str(exc)) from None
+    checked = []
+    for number, seat in enumerate(seats, 1):
+        if seat.kind == "bot":
+            level = (seat.level or "medium").strip().lower()
+            if level not in LEVEL_NAMES:
+                raise ProtocolError(
+                    "bad_level",
+                    f"seat {number}: unknown level {seat.level!r} "
+                    f"(levels: {', '.join(LEVEL_NAMES)})",
+                )
+            if seat.open:
+                raise ProtocolError("bad_seats", f"seat {number}: a bot seat cannot be open")
+            name = clean_name(seat.name, f"Bot {number} ({level})")
+            checked.append(SeatSpec("bot", name, level, False))
+        elif seat.kind == "person":
+            if seat.level is not None:
+                raise ProtocolError("bad_seats", f"seat {number}: a person has no level")
+            name = clean_name(seat.name, f"Player {number}")
+            checked.append(SeatSpec("person", name, None, seat.open))
+        else:
+            raise ProtocolError(
+                "bad_seats", f"seat {number}: kind must be person or bot, not {seat.kind!r}"
+            )
+    if not any(s.kind == "person" for s in checked):
+        raise ProtocolError("bad_seats", "a game needs at least one person (bots play on alone)")
+    return GameSpec(rules, the_deck, tuple(checked), clean_name(title, "", "title"))
+
+
+def _check_person(live: LiveGame, seat: int) -> None:
+    if live.seats[seat].kind != "person":
+        raise ProtocolError(
+            "seat_is_bot", "a bot plays your seat now: send take_seat to play it again"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game and the tokens of its reserved person seats (seat from 0 -> token)."""
+
+    game: StoredGame
+    tokens: dict[int, str]
+
+
+class GameService:
+    """See the module docstring."""
+
+    def __init__(self, store: Store, hub: Hub, settings: Settings) -> None:
+        self.store = store
+        self.hub = hub
+        self.settings = settings
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._stopping = False
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        """Resume the games that were running: their drivers take any pending bot steps."""
+        for game_id in await self.store.game_ids(GameStatus.RUNNING):
+            self.kick(game_id)
+
+    async def stop(self) -> None:
+        """Stop every driver (the games stay stored as they are)."""
+        self._stopping = True
+        tasks = list(self._drivers.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._drivers.clear()
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until no driver runs (for tests and shutdown)."""
+        async with asyncio.timeout(timeout):
+            while self._drivers:
+                await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
+
+    # ------------------------------------------------------------------ loading
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    async def _load(self, game_id: str) -> LiveGame:
+        live = self._live.get(game_id)
+        if live is not None:
+            self._live.move_to_end(game_id)
+            return live
+        stored = await self.store.get_game(game_id)
+        if stored is None:
+            raise ProtocolError("unknown_game", f"there is no game {game_id!r}")
+        return await self._rebuild(stored)
+
+    async def _rebuild(self, stored: StoredGame) -> LiveGame:
+        entries = await self.store.actions(stored.id)
+        # Entries past the game's version were stored after the game row was read.
+        live = LiveGame(stored, [e for e in entries if e.seq <= stored.version])
+        self._live[stored.id] = live
+        self._trim()
+        return live
+
+    def _trim(self) -> None:
+        while len(self._live) > self.settings.cache_size:
+            for game_id in self._live:
+                lock = self._locks.get(game_id)
+                if lock is None or not lock.locked():
+                    del self._live[game_id]
+                    break
+            else:
+                return
+
+    def evict(self, game_id: str) -> None:
+        """Forget the cached live game; it is rebuilt from the database when next needed."""
+        self._live.pop(game_id, None)
+
+    async def find(self, key: object) -> LiveGame:
+        """The live game with id or code ``key``; raises ``unknown_game``."""
+        if not isinstance(key, str) or not 0 < len(key) <= 64:
+            raise ProtocolError("unknown_game", "a game id or code is short text")
+        live = self._live.get(key)
+        if live is not None:
+            return live
+        stored = await self.store.get_game(key)
+        if stored is None:
+            raise ProtocolError("unknown_game", f"there is no game {key!r}")
+        live = self._live.get(stored.id)  # ``key`` was the code of a cached game
+        if live is not None:
+            return live
+        async with self._lock(stored.id):
+            return await self._load(stored.id)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, live: LiveGame) -> dict[str, Any]:
+        """The ``state`` message of a game, with presence."""
+        return live.view(self.hub.presence(live.id, live.players))
+
+    def summary(self, live: LiveGame) -> dict[str, Any]:
+        """A game's summary, with presence."""
+        return live.summary(self.hub.presence(live.id, live.players))
+
+    async def list_games(self, status: GameStatus | None, limit: int) -> list[dict[str, Any]]:
+        """Short summaries of games (no state), the most recently changed first."""
+        games = await self.store.list_games(status, limit)
+        out = []
+        for game in games:
+            presence = self.hub.presence(game.id, game.players)
+            out.append(
+                {
+                    "id": game.id,
+                    "code": game.code,
+                    "title": game.title,
+                    "status": game.status.value,
+                    "version": game.version,
+                    "preset": Rules.from_mapping(game.rules).preset,
+                    "deck": game.deck.get("name"),
+                    "players": game.players,
+                    "seats": [
+                        {
+                            "seat": s.seat + 1,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "level": s.level,
+                            "open": s.open,
+                            "connected": s.kind == "bot" or presence[s.seat].connected,
+                        }
+                        for s in game.seats
+                    ],
+                    "open_seats": [s.seat + 1 for s in game.seats if s.open],
+                    "created_at": game.created_at.isoformat(),
+                    "updated_at": game.updated_at.isoformat(),
+                    "result": game.result,
+                }
+            )
+        return out
+
+    async def publish(self, live: LiveGame) -> None:
+        """Send the game's current state to everyone following it."""
+        await self.hub.publish(live.id, self.view(live))
+
+    # ------------------------------------------------------------------ creating and joining
+
+    async def create_game(self, spec: GameSpec) -> CreatedGame:
+        """Store a new game; every reserved person seat gets a token, returned once here."""
+        tokens: dict[int, str] = {}
+        seats = []
+        for i, seat in enumerate(spec.seats):
+            hashed = None
+            if seat.kind == "person" and not seat.open:
+                tokens[i] = new_token()
+                hashed = token_hash(tokens[i])
+            seats.append(NewSeat(seat.kind, seat.name or "", seat.level, seat.open, hashed))
+        any_open = any(s.open for s in spec.seats)
+        stored = await self.store.create_game(
+            NewGame(
+                rules=spec.rules.to_mapping(),
+                deck=spec.deck.to_mapping(),
+                seed=secrets.randbits(63),
+                seats=tuple(seats),
+                status=GameStatus.OPEN if any_open else GameStatus.RUNNING,
+                title=spec.title,
+            )
+        )
+        log.info("game %s (%s) created with %d seats", stored.id, stored.code, stored.players)
+        if stored.status is GameStatus.RUNNING:
+            self.kick(stored.id)
+        return CreatedGame(stored, tokens)
+
+    async def join(
+        self, key: object, name: object, seat: int | None = None
+    ) -> tuple[LiveGame, int, str]:
+        """Take an open person seat (the first one unless ``seat``, from 0, is given).
+
+        Returns the game, the seat and its new token. Raises ``no_open_seat`` or ``seat_taken``.
+        """
+        live = await self.find(key)
+        game_id = live.id
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            open_seats = [s.seat for s in live.seats if s.open]
+            if seat is None:
+                if not open_seats:
+                    raise ProtocolError("no_open_seat", "every seat of this game is taken")
+                seat = open_seats[0]
+            elif not 0 <= seat < live.players or seat not in open_seats:
+                raise ProtocolError("seat_taken", f"seat {seat + 1} is not open for joining")
+            player = clean_name(name, f"Player {seat + 1}")
+            token = new_token()
+            try:
+                stored = await self.store.claim_seat(game_id, seat, player, token_hash(token))
+            except SeatTakenError:
+                self.evict(game_id)
+                raise ProtocolError(
+                    "seat_taken", f"seat {seat + 1} was just taken by someone else"
+                ) from None
+            live = await self._rebuild(stored)
+            log.info("game %s: seat %d joined", game_id, seat + 1)
+            if live.status is GameStatus.RUNNING:
+                self.kick(game_id)  # before publishing, which may fail: the seat is taken
+            await self.publish(live)
+        return live, seat, token
+
+    def authenticate(self, live: LiveGame, token: object) -> int:
+        """The seat (from 0) whose token ``token`` is; raises ``bad_token``."""
+        if not isinstance(token, str) or not 0 < len(token) <= 256:
+            raise ProtocolError("bad_token", "a seat token is text of up to 256 characters")
+        hashed = token_hash(token)
+        for seat, stored in live.token_hashes.items():
+            if hmac.compare_digest(stored, hashed):
+                return seat
+        raise ProtocolError("bad_token", "this token is not the token of any seat of this game")
+
+    # ------------------------------------------------------------------ steps
+
+    async def draw(self, game_id: str, seat: int, version: int) -> LiveGame:
+        """The person of ``seat`` draws the next card."""
+
+        def plan(live: LiveGame) -> NewAction:
+            _check_person(live, seat)
+            return live.plan_draw(seat)
+
+        return await self._step(game_id, version, plan)
+
+    async def play(self, game_id: str, seat: int, version: int, action: object) -> LiveGame:
+        """The person of ``seat`` places the drawn card as ``action`` (notation)."""
+
+        def plan(live: LiveGame) -> NewAction:
+            _check_person(live, seat)
+            return live.plan_play(seat, action)
+
+        return await self._step(game_id, version, plan)
+
+    async def hand_over(
+        self, game_id: str, by: int, seat: int, level: object, version: int | None = None
+    ) -> LiveGame:
+        """Seat ``by`` hands the away person seat ``seat`` to a bot of ``level`` (a negative
+        ``version`` or ``None``: not checked)."""
+        if not isinstance(level, str) or level.strip().lower() not in LEVEL_NAMES:
+            raise ProtocolError(
+                "bad_level", f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})"
+            )
+        chosen = level.strip().lower()
+
+        def plan(live: LiveGame) -> NewAction:
+            if not 0 <= seat < live.players:
+                raise ProtocolError("bad_message", f"there is no seat {seat + 1}")
+            if seat == by:
+                raise ProtocolError("bad_message", "you cannot hand your own seat to a bot")
+            _check_person(live, by)
+            entry = live.plan_hand_over(seat, chosen, by)
+            here = self.hub.presence(live.id, live.players)[seat]
+            limit = self.settings.away_seconds
+            if here.connected or (here.away_seconds or 0.0) < limit:
+                raise ProtocolError(
+                    "seat_not_away",
+                    f"seat {seat + 1} can be handed to a bot after {limit:g} s away "
+                    + ("(it is connected)" if here.connected else f"({here.away_seconds:g} s)"),
+                )
+            return entry
+
+        return await self._step(game_id, version, plan)
+
+    async def take_back(self, game_id: str, seat: int) -> LiveGame:
+        """The holder of ``seat`` takes it back from the bot that played it."""
+        return await self._step(game_id, None, lambda live: live.plan_take_back(seat))
+
+    async def _step(
+        self, game_id: str, version: int | None, plan: Callable[[LiveGame], NewAction]
+    ) -> LiveGame:
+        try:
+            async with self._lock(game_id):
+                live = await self._load(game_id)
+                if version is not None and version >= 0 and version != live.version:
+                    raise ProtocolError(
+                        "stale_version",
+                        f"your action was based on version {version}, the game is at "
+                        f"{live.version}: here is the fresh state",
+                        resync=True,
+                    )
+                await self._commit(live, plan(live))
+        except ProtocolError:
+            raise  # a refusal: nothing changed
+        except BaseException:
+            # The database may have stored the step all the same (its answer lost with the
+            # connection), and a bot may be due now.
+            self.kick(game_id)
+            raise
+        self.kick(game_id)
+        return live
+
+    async def _commit(self, live: LiveGame, entry: NewAction) -> None:
+        """Store ``entry``, then apply it to the live game and publish; see the module docstring.
+
+        The live game changes only once the entry is committed: whoever looks at it meanwhile (a
+        new connection, a lobby request) sees the last stored version, never a step the
+        database may still refuse.
+        """
+        status, result = live.outcome(entry)
+        change = None
+        if entry.kind == "bot" and entry.seat is not None:
+            change = SeatChange(entry.seat, "bot", entry.action)
+        elif entry.kind == "person" and entry.seat is not None:
+            change = SeatChange(entry.seat, "person", None)
+        try:
+            await self.store.append(
+                live.id,
+                entry,
+                status=status if status is not live.status else None,
+                result=result,
+                seat_change=change,
+            )
+        except SequenceConflictError:
+            self.evict(live.id)
+            raise ProtocolError(
+                "conflict", "another action was stored first: here is the fresh state", resync=True
+            ) from None
+        except BaseException:
+            self.evict(live.id)
+            raise
+        try:
+            live.apply(entry)
+        except BaseException:
+            self.evict(live.id)  # the log has the entry: a rebuild replays it
+            raise
+        if status is GameStatus.FINISHED:
+            log.info("game %s finished after %d steps", live.id, live.version)
+        await self.publish(live)
+
+    # ------------------------------------------------------------------ bots
+
+    def kick(self, game_id: str) -> None:
+        """Make sure the game's driver runs if the server has steps of its own to take."""
+        if self._stopping or game_id in self._drivers:
+            return
+        self._drivers[game_id] = asyncio.get_running_loop().create_task(
+            self._drive(game_id), name=f"hisss-driver-{game_id}"
+        )
+
+    async def _drive(self, game_id: str) -> None:
+        me = asyncio.current_task()
+        announce = True
+        try:
+            while True:
+                async with self._lock(game_id):
+                    rebuilt = game_id not in self._live
+                    live = await self._load(game_id)
+                    if rebuilt and announce:
+                        # The cache was dropped after a failure: the log may hold a step
+                        # nobody has heard of (stored, but its answer lost).
+                        await self.publish(live)
+                    announce = False
+                    step = live.server_step()
+                    if step is None:
+                        if self._drivers.get(game_id) is me:
+                            del self._drivers[game_id]
+                        return
+                    if step[0] == "starter":
+                        await self._commit(live, live.plan_starter())
+                        continue
+                    version = live.version
+                    thinking = live.state.copy() if step[0] == "play" else None
+                    seat = step[1]
+                    assert seat is not None
+                    level = live.seats[seat].level or "medium"
+                    rng = live.bot_rng()
+                if self.settings.bot_delay > 0:
+                    await asyncio.sleep(self.settings.bot_delay)
+                choice = None
+                if thinking is not None:
+                    bot = make_level(level)
+                    choice = await asyncio.to_thread(bot.choose, thinking, rng)
+                async with self._lock(game_id):
+                    live = await self._load(game_id)
+                    if live.version != version:
+                        continue  # the game moved on meanwhile (a seat was taken back)
+                    entry = (
+                        live.plan_draw(seat) if choice is None else live.plan_bot_play(seat, choice)
+                    )
+                    try:
+                        await self._commit(live, entry)
+                    except ProtocolError as exc:
+                        if exc.code != "conflict":
+                            raise
+        except asyncio.CancelledError:
+            raise
+        except StorageError as exc:
+            log.error("game %s: the database failed: %s; retrying in %g s", game_id, exc, RETRY)
+            self._retry(game_id)
+        except (HisssError, ProtocolError) as exc:
+            # A game the rules cannot go on with: retrying would fail the same way.
+            log.error("game %s: the bot driver stopped: %s", game_id, exc)
+        except Exception:
+            # Most likely the database, for a moment (a lost connection): try again later.
+            log.exception("game %s: the bot driver failed; retrying in %g s", game_id, RETRY)
+            self._retry(game_id)
+        finally:
+            if self._drivers.get(game_id) is me:
+                del self._drivers[game_id]
+
+    def _retry(self, game_id: str) -> None:
+        self.evict(game_id)
+        if not self._stopping:
+            asyncio.get_running_loop().call_later(RETRY, self.kick, game_id)
+
+    # ------------------------------------------------------------------ presence
+
+    async def seat_connected(self, live: LiveGame, seat: int) -> None:
+        """A session now holds ``seat``: tell the others."""
+        self.hub.connected(live.id, seat)
+        await self.publish(live)
+
+    async def seat_disconnected(self, game_id: str, seat: int) -> None:
+        """A session holding ``seat`` ended: tell the others."""
+        self.hub.disconnected(game_id, seat)
+        live = self._live.get(game_id)
+        if live is not None:
+            await self.publish(live)
+
+    # ------------------------------------------------------------------ records
+
+    async def record(self, key: object, partial: bool = False) -> GameRecord:
+        """The record of a finished game; raises ``not_finished`` before its end unless
+        ``partial``, which gives the record so far (without the seed)."""
+        live = await self.find(key)
+        if live.status is GameStatus.OPEN:
+            raise ProtocolError("not_started", "the game is waiting for players to join")
+        if live.status is not GameStatus.FINISHED and not partial:
+            raise ProtocolError(
+                "not_finished", "the game is not over: its record is available at the end"
+            )
+        return live.record()

@@ -1,0 +1,418 @@
+"""A websocket session: one client following one game, as an explicit state machine.
+
+States: ``HELLO`` (the connection is open and must say who it is), ``SEAT`` (it acts for one
+seat, proven by the seat's token) or ``SPECTATOR`` (it watches), then ``CLOSED``. Every message
+read is checked in this order: text frame, size, rate, JSON, shape, type, state; a message that
+fails gets an ``error`` message with a stable code and changes nothing, and the connection stays
+open. A connection is closed only for abuse (too many oversized, rate-limited or failed hello
+messages, or no hello in time), with a named close code.
+
+Outgoing messages go through one queue, written by one task, so that an ``error`` and the fresh
+``state`` that follows it arrive in that order. Published states of the game are queued the same
+way by the hub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hisss.bots import LEVEL_NAMES
+from hisss.server.errors import ProtocolError
+from hisss.server.game import PROTOCOL_VERSION, LiveGame
+from hisss.server.limits import Bucket
+from hisss.server.service import GameService
+from hisss.server.settings import Settings
+
+log = logging.getLogger("hisss.server.session")
+
+#: Close codes (1000-1015 are the protocol's own; 4000-4999 are the application's).
+CLOSE_TOO_LARGE = 1009
+CLOSE_SERVER_ERROR = 1011
+CLOSE_RESTART = 1012
+CLOSE_FORBIDDEN_ORIGIN = 4403
+CLOSE_UNKNOWN_GAME = 4404
+CLOSE_HELLO_TIMEOUT = 4408
+CLOSE_AUTH_FAILED = 4401
+CLOSE_RATE_LIMITED = 4429
+CLOSE_TOO_SLOW = 4409
+
+#: Every close code the server uses, with its meaning (listed in docs/protocol.md).
+CLOSE_CODES: dict[int, str] = {
+    CLOSE_TOO_LARGE: "too many oversized messages (or a frame over 64 KiB)",
+    CLOSE_SERVER_ERROR: "the server failed (an error message says so first): reconnect later",
+    CLOSE_RESTART: "the server stops or restarts (sent by uvicorn): reconnect",
+    CLOSE_FORBIDDEN_ORIGIN: "the page's origin is not allowed",
+    CLOSE_UNKNOWN_GAME: "no game has this id or code",
+    CLOSE_HELLO_TIMEOUT: "no hello in time",
+    CLOSE_AUTH_FAILED: "too many failed hello attempts",
+    CLOSE_RATE_LIMITED: "too many messages, again and again",
+    CLOSE_TOO_SLOW: "the client reads too slowly to keep up",
+}
+
+#: Messages waiting for a slow client before it is dropped.
+MAX_OUTBOX = 256
+
+#: Stands for "no version given" where the version is optional.
+NO_VERSION = -1
+
+#: The message types a client may send.
+CLIENT_TYPES = ("hello", "draw", "play", "replace_with_bot", "take_seat", "sync", "ping")
+
+
+class Phase(Enum):
+    """Where a session is."""
+
+    HELLO = "hello"
+    SEAT = "seat"
+    SPECTATOR = "spectator"
+    CLOSED = "closed"
+
+
+class _Close(Exception):  # noqa: N818 - a signal to end the session, not an error
+    """End the session with a close code."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class Session:
+    """One websocket connection to one game; see the module docstring."""
+
+    def __init__(self, websocket: WebSocket, service: GameService, settings: Settings) -> None:
+        self.ws = websocket
+        self.service = service
+        self.settings = settings
+        self.phase = Phase.HELLO
+        self.live: LiveGame | None = None
+        self.game_id = ""
+        self.seat: int | None = None
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.bucket = Bucket(settings.rate_burst, settings.rate_per_second)
+        self.strikes = 0
+        self.hello_failures = 0
+        self._last_rate_error = 0.0
+        self._subscribed = False
+        self._too_slow = False
+
+    # ------------------------------------------------------------------ the hub's side
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Queue a published message (called by the hub; never blocks)."""
+        if self.phase is Phase.CLOSED:
+            return
+        if self.outbox.qsize() >= MAX_OUTBOX:
+            self.phase = Phase.CLOSED
+            self._too_slow = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(message)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for this client; like published ones, it counts towards the limit
+        of a client that does not read."""
+        self.deliver(message)
+
+    def send_error(
+        self, error: ProtocolError, request: str | None = None, fresh: dict[str, Any] | None = None
+    ) -> None:
+        """Queue an ``error`` message, and then the ``fresh`` state if given."""
+        message: dict[str, Any] = {"type": "error", **error.to_dict()}
+        if request is not None:
+            message["request"] = request
+        self.send(message)
+        if fresh is not None:
+            self.send(fresh)
+
+    async def _fresh_view(self) -> dict[str, Any] | None:
+        """The game's current state. The service may have rebuilt its copy of the game since
+        this session last looked (a seat was joined, the cache was dropped), so the session's
+        own copy can be behind: ask the service again. ``None`` if that fails."""
+        try:
+            self.live = await self.service.find(self.game_id)
+        except Exception:
+            log.exception("game %s: cannot load the game's state", self.game_id)
+            return None
+        return self.service.view(self.live)
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self, key: str) -> None:
+        """Serve the connection until it closes."""
+        ws = self.ws
+        if not self.settings.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
+            await ws.accept()
+            error = ProtocolError("forbidden_origin", "this server does not serve that web page")
+            await ws.send_text(json.dumps({"type": "error", **error.to_dict()}))
+            await ws.close(CLOSE_FORBIDDEN_ORIGIN, "forbidden origin")
+            return
+        await ws.accept()
+        try:
+            self.live = await self.service.find(key)
+        except ProtocolError as error:
+            await ws.send_text(json.dumps({"type": "error", **error.to_dict()}))
+            await ws.close(CLOSE_UNKNOWN_GAME, "unknown game")
+            return
+        except Exception:
+            log.exception("a connection to game %r: the game cannot be loaded", key[:64])
+            failed = ProtocolError("server_error", "the server failed; try again later")
+            await ws.send_text(json.dumps({"type": "error", **failed.to_dict()}))
+            await ws.close(CLOSE_SERVER_ERROR, "server error")
+            return
+        self.game_id = self.live.id
+        writer = asyncio.get_running_loop().create_task(self._write())
+        close: _Close | None = None
+        try:
+            await self._read()
+        except _Close as signal:
+            close = signal
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.phase = Phase.CLOSED
+            if self._subscribed:
+                self.service.hub.unsubscribe(self.game_id, self)
+            if self.seat is not None:
+                await self.service.seat_disconnected(self.game_id, self.seat)
+            self.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+            writer.cancel()
+        if close is not None:
+            log.info("game %s: closing a connection: %s", self.game_id, close.reason)
+            with contextlib.suppress(Exception):
+                await ws.close(close.code, close.reason)
+
+    async def _write(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            if message is None:
+                if self._too_slow:
+                    log.info("game %s: closing a connection that reads too slowly", self.game_id)
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(CLOSE_TOO_SLOW, "too slow")
+                    return
+                if self.phase is Phase.CLOSED and self.outbox.empty():
+                    return
+                continue
+            try:
+                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+            except Exception:  # the client is gone; the reader will see it
+                return
+
+    async def _read(self) -> None:
+        started = time.monotonic()
+        while self.phase is not Phase.CLOSED:
+            if self.phase is Phase.HELLO:
+                left = self.settings.hello_timeout - (time.monotonic() - started)
+                try:
+                    raw = await asyncio.wait_for(self.ws.receive(), max(left, 0.001))
+                except TimeoutError:
+                    raise _Close(CLOSE_HELLO_TIMEOUT, "no hello in time") from None
+            else:
+                raw = await self.ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                return
+            await self._handle(raw)
+
+    async def _handle(self, raw: Mapping[str, Any]) -> None:
+        text = raw.get("text")
+        if text is None:
+            self._strike()
+            self.send_error(ProtocolError("bad_message", "send JSON in text frames, not binary"))
+            return
+        size = len(text.encode("utf-8"))
+        if size > self.settings.max_message_bytes:
+            self._strike(CLOSE_TOO_LARGE, "too many oversized messages")
+            self.send_error(
+                ProtocolError(
+                    "too_large",
+                    f"the message has {size} bytes; the limit is {self.settings.max_message_bytes}",
+                )
+            )
+            return
+        if not self.bucket.take():
+            self._strike(CLOSE_RATE_LIMITED, "too many messages")
+            now = time.monotonic()
+            if now - self._last_rate_error >= 1.0:
+                self._last_rate_error = now
+                self.send_error(
+                    ProtocolError(
+                        "rate_limited",
+                        f"more than {self.settings.rate_per_second:g} messages a second: "
+                        "messages are dropped until you slow down",
+                    )
+                )
+            return
+        try:
+            message = json.loads(text, parse_constant=_not_json)
+        except (ValueError, RecursionError):
+            self.send_error(ProtocolError("bad_json", "the message is not valid JSON"))
+            return
+        if not isinstance(message, dict):
+            self.send_error(ProtocolError("bad_message", "a message is a JSON object"))
+            return
+        kind = message.get("type")
+        if not isinstance(kind, str):
+            self.send_error(ProtocolError("bad_message", 'a message needs a "type" (text)'))
+            return
+        if kind not in CLIENT_TYPES:
+            self.send_error(
+                ProtocolError(
+                    "unknown_type",
+                    f"unknown message type {kind[:40]!r} (known: {', '.join(CLIENT_TYPES)})",
+                ),
+                request=kind[:40],
+            )
+            return
+        try:
+            await self._dispatch(kind, message)
+        except ProtocolError as error:
+            fresh = await self._fresh_view() if error.resync else None
+            self.send_error(error, request=kind, fresh=fresh)
+        except _Close:
+            raise
+        except Exception:
+            log.exception("game %s: a %s message failed", self.game_id, kind)
+            self.send_error(
+                ProtocolError("server_error", "the server failed; nothing was changed"),
+                request=kind,
+            )
+
+    def _strike(self, code: int = CLOSE_RATE_LIMITED, reason: str = "abuse") -> None:
+        self.strikes += 1
+        if self.strikes >= self.settings.abuse_limit:
+            raise _Close(code, reason)
+
+    # ------------------------------------------------------------------ messages
+
+    async def _dispatch(self, kind: str, message: dict[str, Any]) -> None:
+        if kind == "ping":
+            self.send({"type": "pong", "data": _short(message.get("data"))})
+            return
+        if kind == "hello":
+            await self._hello(message)
+            return
+        if self.phase is Phase.HELLO or self.live is None:
+            raise ProtocolError("not_authenticated", "send hello first (a seat token, or spectate)")
+        if kind == "sync":
+            fresh = await self._fresh_view()
+            if fresh is None:
+                raise ProtocolError("server_error", "the server failed; nothing was changed")
+            self.send(fresh)
+            return
+        if self.phase is Phase.SPECTATOR or self.seat is None:
+            raise ProtocolError("spectator", "spectators watch the game; they cannot act")
+        seat = self.seat
+        if kind == "draw":
+            version = _version(message, required=True)
+            pick = message.get("pick")
+            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int)):
+                raise ProtocolError("bad_message", "pick is the number of a face-down card")
+            self.live = await self.service.draw(self.game_id, seat, version)
+        elif kind == "play":
+            version = _version(message, required=True)
+            action = message.get("action")
+            if not isinstance(action, str):
+                raise ProtocolError("bad_message", 'play needs "action": text such as "1R:orange"')
+            self.live = await self.service.play(self.game_id, seat, version, action)
+        elif kind == "replace_with_bot":
+            target = message.get("seat")
+            if isinstance(target, bool) or not isinstance(target, int):
+                raise ProtocolError("bad_message", "replace_with_bot needs the seat number (1-6)")
+            level = message.get("level", "medium")
+            if not isinstance(level, str):
+                raise ProtocolError(
+                    "bad_level", f"level is one of {', '.join(LEVEL_NAMES)}, as text"
+                )
+            self.live = await self.service.hand_over(
+                self.game_id, seat, target - 1, level, _version(message, required=False)
+            )
+        elif kind == "take_seat":
+            self.live = await self.service.take_back(self.game_id, seat)
+
+    async def _hello(self, message: dict[str, Any]) -> None:
+        if self.phase is not Phase.HELLO:
+            raise ProtocolError("already_authenticated", "this connection has said hello already")
+        assert self.live is not None
+        token = message.get("token")
+        role = message.get("role")
+        if token is None and role == "spectator":
+            self.live = await self.service.find(self.game_id)
+            self.phase = Phase.SPECTATOR
+        elif token is not None:
+            try:
+                self.live = await self.service.find(self.game_id)
+                self.seat = self.service.authenticate(self.live, token)
+            except ProtocolError:
+                self.hello_failures += 1
+                if self.hello_failures >= self.settings.max_hello_failures:
+                    raise _Close(CLOSE_AUTH_FAILED, "too many failed hello attempts") from None
+                raise
+            self.phase = Phase.SEAT
+        else:
+            raise ProtocolError(
+                "bad_message", 'hello needs "token" (a seat token) or "role": "spectator"'
+            )
+        self.service.hub.subscribe(self.game_id, self)
+        self._subscribed = True
+        live = self.live
+        self.send(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "game": live.id,
+                "code": live.code,
+                "title": live.title,
+                "role": self.phase.value,
+                "seat": self.seat + 1 if self.seat is not None else None,
+                "rules": live.rules.to_mapping(),
+                "deck": live.deck.name,
+                "deck_size": live.deck.size,
+                "away_seconds": self.settings.away_seconds,
+                "levels": list(LEVEL_NAMES),
+                "limits": {
+                    "max_message_bytes": self.settings.max_message_bytes,
+                    "rate_per_second": self.settings.rate_per_second,
+                    "rate_burst": self.settings.rate_burst,
+                },
+            }
+        )
+        if self.seat is not None:
+            # Publishing tells everyone (this session included) that the seat is here.
+            await self.service.seat_connected(live, self.seat)
+        else:
+            self.send(self.service.view(live))
+
+
+def _version(message: dict[str, Any], *, required: bool) -> int:
+    version = message.get("version")
+    if version is None and not required:
+        return NO_VERSION
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise ProtocolError(
+            "bad_message", '"version" must be the version of the state the action is based on'
+        )
+    return version
+
+
+def _not_json(word: str) -> object:
+    """Python's reader takes NaN and Infinity, which are not JSON (and could be echoed back)."""
+    raise ValueError(f"{word} is not JSON")
+
+
+def _short(value: object) -> object:
+    """Echo small ping payloads only."""
+    if isinstance(value, (int, float, str)) and len(str(value)) <= 64:
+        return value
+    return None

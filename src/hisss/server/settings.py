@@ -1,0 +1,55 @@
+"""The server's settings: database, bot pace, presence, limits and allowed origins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the server can be told; the defaults are those of ``hisss serve``."""
+
+    #: The SQLAlchemy async URL of the database (see :func:`hisss.storage.database_url`).
+    database: str
+    #: Seconds a bot waits before each of its steps, so that people can follow (0 in tests).
+    bot_delay: float = 0.8
+    #: Seconds a person seat must have been away before another player may hand it to a bot.
+    away_seconds: float = 60.0
+    #: The largest websocket message the server reads, in bytes.
+    max_message_bytes: int = 4096
+    #: The largest HTTP request body, in bytes, except uploads of game records.
+    max_body_bytes: int = 16_384
+    #: The largest uploaded game record, in bytes.
+    max_record_bytes: int = 1_048_576
+    #: Websocket messages a connection may send: a burst of this many ...
+    rate_burst: int = 60
+    #: ... refilled at this many per second.
+    rate_per_second: float = 20.0
+    #: HTTP requests that change something (POST) one client address may send: a burst of ...
+    http_burst: int = 30
+    #: ... refilled at this many per second (0: no limit, e.g. behind a proxy that limits).
+    http_rate_per_second: float = 1.0
+    #: Oversized or rate-limited messages after which a connection is closed.
+    abuse_limit: int = 20
+    #: Failed hello attempts after which a connection is closed.
+    max_hello_failures: int = 5
+    #: Seconds a new connection has to say hello.
+    hello_timeout: float = 20.0
+    #: Live games kept in memory (each can be rebuilt from the database at any time).
+    cache_size: int = 2000
+    #: Web page origins (``https://example.org``) allowed besides the server's own.
+    allowed_origins: tuple[str, ...] = field(default_factory=tuple)
+
+    def origin_allowed(self, origin: str | None, host: str | None) -> bool:
+        """True for requests without an ``Origin`` (not from a web page), from the server's own
+        host, or from an allowed origin."""
+        if origin is None:
+            return True
+        if origin in self.allowed_origins:
+            return True
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            return False
+        return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
