@@ -244,8 +244,6 @@ export class GamePage {
     this.state = message;
     this.receivedAt = performance.now();
     if (this.pending !== null && message.version > this.pending) this.clearPending();
-    this.root.dataset.version = message.version;
-    this.root.dataset.phase = message.phase;
     this.tellNews(before, message);
     this.render(before);
     if (message.phase === "over" && !this.endShown) {
@@ -376,6 +374,8 @@ export class GamePage {
   render(before) {
     const st = this.state;
     const focus = this.focusKey();
+    this.root.dataset.version = st.version;
+    this.root.dataset.phase = st.phase;
     this.statusEl.textContent = this.statusText(st);
     this.root.classList.toggle("my-turn", this.myTurn("draw") || this.myTurn("place"));
     this.renderSeatsPanel();

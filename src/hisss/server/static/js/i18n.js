@@ -1,5 +1,5 @@
 // Translations: every text of the page comes from a catalog in /static/i18n/ (en.json, pl.json).
-// t("key", {name: "Ala"}) fills {name}; tn("key", n) picks the plural form for n
+// t('some.key', {name: 'Ala'}) fills {name}; tn('some.key', n) picks the plural form for n
 // (key.one, key.few, key.many, key.other, as Intl.PluralRules names them).
 
 export const LANGUAGES = ["en", "pl"];

@@ -215,6 +215,7 @@ export class LobbyPage {
           try {
             this.created = await api.create(spec);
             this.render();
+            this.refresh();
             this.main.querySelector(".created h2").focus();
             this.announce(t("lobby.createdTitle", { code: this.created.code }));
           } catch (failure) {

@@ -111,6 +111,7 @@ export function renderSeats({ seats, scores, pits, toMove = null, mine = null, w
 }
 
 const FIRST_MEASURE = { cards: "cards", "first-to": "cards", snakes: "snakes", longest: "longest" };
+const SECOND_MEASURE = { cards: "longest", snakes: "longest", longest: "cards" };
 
 /**
  * The result in words: {headline, how, tieBreak}. `names` are the seats' display names;
@@ -128,7 +129,13 @@ export function describeResult(result, scoring, names) {
   let how;
   if (by === "target") how = t("result.how.target", { n: result.cards[w] });
   else if (by === "shared") {
-    how = t("result.how.shared", { measure: t(`measure.${first}`), n: result[first][w] });
+    const second = SECOND_MEASURE[first];
+    how = t("result.how.shared", {
+      measure: t(`measure.${first}`),
+      value: result[first][w],
+      second: t(`measure.${second}`),
+      n: result[second][w],
+    });
   } else if (by === first) how = t(`result.how.${first}`, { n: result[first][w] });
   else {
     how = t("result.how.tieBreak", {

@@ -3,11 +3,20 @@
 
 import { api } from "./api.js";
 import { actionText, cardName, pitSnakeText, snakeText } from "./cards.js";
-import { h, replace } from "./dom.js";
+import { h, replace, s } from "./dom.js";
 import { errorText, t, tn } from "./i18n.js";
 import { describeResult, displayName, renderSeats, scoreText } from "./people.js";
 import { prefs } from "./prefs.js";
 import { placedSpot, renderDrawn, renderSnakes } from "./table.js";
+
+/** A small step icon (16x16 path). */
+function stepIcon(path) {
+  return s(
+    "svg",
+    { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false", class: "icon" },
+    s("path", { d: path, fill: "currentColor" }),
+  );
+}
 
 export class ReplayPage {
   /** `source`: {kind: "game", key} or {kind: "replay", key}. */
@@ -100,8 +109,8 @@ export class ReplayPage {
       "aria-label": t("replay.slider"),
       oninput: () => this.go(Number(this.slider.value)),
     });
-    const button = (cls, label, symbol, go) =>
-      h("button", { type: "button", class: `replay-${cls}`, "aria-label": label, title: label, onclick: go }, h("span", { "aria-hidden": "true" }, symbol), h("span", { class: "btn-text" }, label));
+    const button = (cls, label, icon, go) =>
+      h("button", { type: "button", class: `replay-${cls}`, title: label, onclick: go }, stepIcon(icon), h("span", { class: "btn-text" }, label));
     this.eventEl = h("p", { class: "replay-event" });
     this.seatsEl = h("aside", { class: "seats", "aria-labelledby": "seats-title" });
     this.tableEl = h("section", { class: "table-area", "aria-labelledby": "table-title" });
@@ -125,11 +134,11 @@ export class ReplayPage {
       h(
         "div",
         { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-        button("first", t("replay.first"), "⏮", () => this.go(0)),
-        button("prev", t("replay.prev"), "◀", () => this.go(this.step - 1)),
+        button("first", t("replay.first"), "M4 3h2v10H4zM13 3v10L7 8z", () => this.go(0)),
+        button("prev", t("replay.prev"), "M12 3v10L5 8z", () => this.go(this.step - 1)),
         this.slider,
-        button("next", t("replay.next"), "▶", () => this.go(this.step + 1)),
-        button("last", t("replay.last"), "⏭", () => this.go(this.steps)),
+        button("next", t("replay.next"), "M4 3v10l7-5z", () => this.go(this.step + 1)),
+        button("last", t("replay.last"), "M3 3v10l6-5zM10 3h2v10h-2z", () => this.go(this.steps)),
       ),
       h("p", { class: "hint keys-hint" }, t("replay.keys")),
       this.eventEl,

@@ -141,7 +141,7 @@ export function renderSnakes({ table, drawn = null, legal = [], onPlay = null, s
 export function miniSnake(text) {
   return h(
     "li",
-    { class: "mini-snake", dataset: { cards: text } },
+    { class: "mini-snake", dataset: { cards: text }, title: pitSnakeText(text) },
     h("span", { class: "visually-hidden" }, pitSnakeText(text)),
     h("span", { class: "mini-row", "aria-hidden": "true" }, parseSnake(text).map((c) => cardSvg(c))),
   );
