@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from hisss.cli import app
 from hisss.record import GameRecord, replay
 from hisss.server import ERROR_CODES, Settings, create_app
 
@@ -160,6 +162,21 @@ def test_requests_from_other_sites_are_refused(client: TestClient) -> None:
     assert client.get("/api/games", headers={"origin": "https://evil.example"}).status_code == 200
 
 
+def test_too_many_requests_from_one_address(tmp_path: Path) -> None:
+    settings = Settings(
+        database=f"sqlite+aiosqlite:///{tmp_path / 'rate.db'}",
+        http_burst=3,
+        http_rate_per_second=0.001,
+    )
+    body = {"seats": [{"kind": "person"}, {"kind": "person"}]}
+    with TestClient(create_app(settings)) as limited:
+        for _ in range(3):
+            assert limited.post("/api/games", json=body).status_code == 201
+        error(limited.post("/api/games", json=body), 429, "rate_limited")
+        assert limited.get("/api/games").status_code == 200, "reading is not limited"
+        assert len(limited.get("/api/games").json()["running"]) == 3
+
+
 def test_unknown_things(client: TestClient) -> None:
     error(client.get("/api/games/ZZZZZZ"), 404, "unknown_game")
     error(client.get("/api/games/ZZZZZZ/record"), 404, "unknown_game")
@@ -168,7 +185,7 @@ def test_unknown_things(client: TestClient) -> None:
     error(client.delete("/api/games"), 405, "bad_message")
 
 
-def test_a_finished_game_gives_its_record_and_steps(client: TestClient) -> None:
+def test_a_finished_game_gives_its_record_and_steps(client: TestClient, tmp_path: Path) -> None:
     game = create(client, {"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"})
     error(client.get(f"/api/games/{game['id']}/record"), 409, "not_finished")
     partial = client.get(f"/api/games/{game['id']}/record?partial=true")
@@ -186,6 +203,10 @@ def test_a_finished_game_gives_its_record_and_steps(client: TestClient) -> None:
     )
     record = GameRecord.from_json(download.text)
     assert record.seats == ("Ala", "Bot 2 (easy)") and record.seed is not None
+    saved = tmp_path / "game.json"
+    saved.write_text(download.text, encoding="utf-8")
+    checked = CliRunner().invoke(app, ["replay", "--quiet", str(saved)])
+    assert checked.exit_code == 0, checked.output
     final = replay(record)
     assert final.is_terminal()
     assert record.result is not None and record.result["winners"] == summary["result"]["winners"]
@@ -290,3 +311,21 @@ def test_pages_are_served_from_the_package_with_a_strict_policy(client: TestClie
 def test_every_error_code_has_a_status() -> None:
     for code, (status, meaning) in ERROR_CODES.items():
         assert 400 <= status < 600 and meaning, code
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "allowed"),
+    [
+        (None, "example.org", True),
+        ("http://example.org", "example.org", True),
+        ("https://example.org:8443", "example.org:8443", True),
+        ("https://evil.example", "example.org", False),
+        ("null", "example.org", False),
+        ("ftp://example.org", "example.org", False),
+        ("http://example.org", None, False),
+        ("https://friends.example", "example.org", True),
+    ],
+)
+def test_origins(origin: str | None, host: str | None, allowed: bool) -> None:
+    settings = Settings(database="x", allowed_origins=("https://friends.example",))
+    assert settings.origin_allowed(origin, host) is allowed

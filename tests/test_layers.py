@@ -1,7 +1,8 @@
 """The layering holds: imports point down only, and the rules core stays pure.
 
 Two checks. import-linter enforces the layers contract of ``[tool.importlinter]`` in
-pyproject.toml (``cli`` over ``sim`` over ``bots | record`` over ``core``). A direct scan of the
+pyproject.toml (``cli`` over ``tui | server`` over ``storage`` over ``sim | rl`` over
+``bots | record | i18n`` over ``core``). A direct scan of the
 source of ``hisss/core`` then checks what the contract cannot see: the core imports only the
 standard library and itself, never calls the module-level functions of ``random`` (every random
 choice takes an injected ``random.Random``), and does no I/O.

@@ -8,13 +8,15 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 import pytest
 
 from hisss.record import GameRecord, replay
-from hisss.server import GameService, LocalHub, ProtocolError, Settings
-from hisss.server.service import SeatSpec, build_spec
-from hisss.storage import GameStatus, Store
+from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Settings
+from hisss.server import service as service_module
+from hisss.server.service import GameSpec, SeatSpec, build_spec
+from hisss.storage import GameStatus, StorageError, Store
 
 
 class Clock:
@@ -29,7 +31,7 @@ class Clock:
 
 @asynccontextmanager
 async def running(
-    database: str, clock: Callable[[], float] = time.monotonic, **options: float
+    database: str, clock: Callable[[], float] = time.monotonic, **options: Any
 ) -> AsyncIterator[GameService]:
     settings = Settings(database=database, **{"bot_delay": 0.0, **options})
     store = await Store.open(database)
@@ -42,7 +44,7 @@ async def running(
         await store.close()
 
 
-def spec(*seats: SeatSpec, rules: str = "classic", deck: str = "rainbow") -> object:
+def spec(*seats: SeatSpec, rules: str = "classic", deck: str = "rainbow") -> GameSpec:
     return build_spec(rules, {}, deck, seats)
 
 
@@ -185,7 +187,7 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
         assert live.version == stopped_at + 4 and live.to_move == 0
 
 
-async def my_turn_after_restart(service: GameService, game_id: str) -> object:
+async def my_turn_after_restart(service: GameService, game_id: str) -> LiveGame:
     await service.idle()
     return await service.find(game_id)
 
@@ -281,7 +283,7 @@ async def test_many_games_run_at_once(database: str) -> None:
     async with running(database) as service:
         games = [
             (await service.create_game(spec(PERSON, SeatSpec("bot", level="medium")))).game.id
-            for _ in range(8)
+            for _ in range(6)
         ]
         started = time.perf_counter()
         steps = await asyncio.gather(
@@ -329,3 +331,86 @@ def test_six_players_with_the_option() -> None:
         "Ala",
         "Bot 2 (medium)",
     ]
+
+
+async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
+    clock = Clock()
+    async with running(database, clock, away_seconds=30) as service:
+        created = await service.create_game(
+            spec(PERSON, SeatSpec("person", "Olek"), SeatSpec("person", open=True))
+        )
+        game_id = created.game.id
+        with pytest.raises(ProtocolError) as info:
+            await service.hand_over(game_id, 0, 2, "easy")
+        assert info.value.code == "seat_not_away"
+        clock.now += 31
+        with pytest.raises(ProtocolError) as info:
+            await service.hand_over(game_id, 0, 1, "easy")  # reserved, not open
+        assert info.value.code == "not_started"
+        live = await service.hand_over(game_id, 0, 2, "easy")
+        assert live.status is GameStatus.RUNNING and not live.seats[2].open
+        await service.idle()
+        assert (await service.find(game_id)).phase == "draw"
+        stored = await service.store.get_game(game_id)
+        assert stored is not None and stored.status is GameStatus.RUNNING
+        assert (stored.seats[2].kind, stored.seats[2].open) == ("bot", False)
+        service.evict(game_id)
+        assert (await service.find(game_id)).seats[2].kind == "bot"
+
+
+class Recorder:
+    """A hub subscriber that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+
+async def test_nothing_is_announced_that_was_not_stored(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running(database) as service:
+        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        game_id = created.game.id
+        await my_turn(service, game_id, 0)
+        recorder = Recorder()
+        service.hub.subscribe(game_id, recorder)
+        real_append = service.store.append
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise StorageError("the disk is full")
+
+        monkeypatch.setattr(service.store, "append", broken)
+        with pytest.raises(StorageError):
+            await service.draw(game_id, 0, 1)
+        assert recorder.messages == []
+        live = await service.find(game_id)
+        assert live.version == 1 and live.phase == "draw", "the cache was rebuilt from the log"
+        monkeypatch.setattr(service.store, "append", real_append)
+        await service.draw(game_id, 0, 1)
+        assert [m["version"] for m in recorder.messages] == [2]
+        assert len(await service.store.actions(game_id)) == 2
+
+
+async def test_bots_try_again_after_a_database_failure(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service_module, "RETRY", 0.05)
+    async with running(database) as service:
+        real_append = service.store.append
+        failures: list[object] = []
+
+        async def flaky(*args: Any, **kwargs: Any) -> Any:
+            if not failures:
+                failures.append(args)
+                raise StorageError("the connection was lost")
+            return await real_append(*args, **kwargs)
+
+        monkeypatch.setattr(service.store, "append", flaky)
+        created = await service.create_game(spec(PERSON, SeatSpec("bot", level="easy")))
+        await asyncio.sleep(0.3)
+        await service.idle()
+        live = await service.find(created.game.id)
+        assert failures and live.version == 1 and live.phase == "draw"

@@ -4,10 +4,13 @@ database addresses and the schema version."""
 from __future__ import annotations
 
 import asyncio
+import glob
+import shutil
 from pathlib import Path
 
 import pytest
 
+import pg
 from hisss.storage import (
     SCHEMA_VERSION,
     DatabaseUrlError,
@@ -224,3 +227,13 @@ def test_the_default_database_is_in_the_user_data_directory(
     url = default_database_url()
     assert url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'hisss' / 'hisss.db'}"
     assert (tmp_path / "data" / "hisss").is_dir()
+
+
+def test_missing_postgresql_binaries_fail_with_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("HISSS_TEST_POSTGRES_URL", raising=False)
+    monkeypatch.setattr(glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(pg.PostgresMissingError, match=r"apt-get install -y postgresql"):
+        pg.start()

@@ -106,6 +106,8 @@ async def options(request: Request) -> dict[str, Any]:
             "max_record_bytes": settings.max_record_bytes,
             "rate_per_second": settings.rate_per_second,
             "rate_burst": settings.rate_burst,
+            "http_burst": settings.http_burst,
+            "http_rate_per_second": settings.http_rate_per_second,
         },
     }
 

@@ -4,8 +4,8 @@
 Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in), starts the
 :class:`~hisss.server.service.GameService` (which resumes the bots of running games) and stops it
 again. A small ASGI guard in front of everything refuses request bodies over the size limits and
-state-changing requests from the web pages of other sites, and adds security headers (the
-front end loads nothing from anywhere but this server).
+state-changing requests from the web pages of other sites or beyond a rate per client address,
+and adds security headers (the front end loads nothing from anywhere but this server).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from hisss import __version__
 from hisss.server.api import error_response, router
 from hisss.server.errors import ProtocolError
 from hisss.server.hub import Hub, LocalHub
+from hisss.server.limits import ClientBuckets
 from hisss.server.service import GameService
 from hisss.server.session import Session
 from hisss.server.settings import Settings
@@ -63,11 +64,13 @@ class _TooLargeError(Exception):
 
 
 class Guard:
-    """Body size limits, origin checks for state-changing requests, security headers."""
+    """Body size limits, origin checks and a rate limit per client address for state-changing
+    requests, security headers."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
+        self.buckets = ClientBuckets(settings.http_burst, settings.http_rate_per_second)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -82,6 +85,16 @@ class Guard:
                 send, ProtocolError("forbidden_origin", "requests from other sites are refused")
             )
             return
+        if method == "POST" and self.settings.http_rate_per_second > 0:
+            client = scope.get("client")
+            if not self.buckets.take(client[0] if client else "?"):
+                await _refuse(
+                    send,
+                    ProtocolError(
+                        "rate_limited", "too many requests from your address: wait a little"
+                    ),
+                )
+                return
         limit = (
             self.settings.max_record_bytes
             if scope["path"] == "/api/replays"

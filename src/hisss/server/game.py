@@ -210,8 +210,15 @@ class LiveGame:
         return self.plan_play(seat, str(action))
 
     def plan_hand_over(self, seat: int, level: str, by: int | None) -> NewAction:
-        """The entry handing person seat ``seat`` to a bot of ``level``."""
-        self._check_running()
+        """The entry handing person seat ``seat`` to a bot of ``level``; in a game still waiting
+        for players, an open seat (which starts the game when it was the last one)."""
+        if self.status is GameStatus.OPEN:
+            if not self.seats[seat].open:
+                raise ProtocolError(
+                    "not_started", "before the game starts, only an open seat goes to a bot"
+                )
+        else:
+            self._check_running()
         if self.seats[seat].kind != "person":
             raise ProtocolError("not_a_person", f"seat {seat + 1} is not played by a person")
         return NewAction(self.version + 1, "bot", seat=seat, action=level, by_seat=by)
@@ -267,7 +274,9 @@ class LiveGame:
             seat = self._entry_seat(entry)
             target = self.seats[seat]
             if entry.kind == "bot":
-                target.kind, target.level = "bot", entry.action
+                target.kind, target.level, target.open = "bot", entry.action, False
+                if self.status is GameStatus.OPEN and not any(s.open for s in self.seats):
+                    self.status = GameStatus.RUNNING
             else:
                 target.kind, target.level = "person", None
             event.update(seat=seat + 1, level=target.level)
@@ -295,13 +304,7 @@ class LiveGame:
 
     def result(self) -> dict[str, Any] | None:
         """The result with its explanation once the game is over, else ``None``."""
-        if not self.state.is_terminal():
-            return None
-        result = self.state.result()
-        out = result_to_dict(result)
-        out["tie_break"] = result.decided_by != _FIRST_MEASURE[self.rules.scoring.value]
-        out["explanation"] = result.explain()
-        return out
+        return result_view(self.state)
 
     def seat_views(self, presence: Sequence[Presence] | None = None) -> list[dict[str, Any]]:
         """Each seat for messages: number (from 1), kind, name, level, open, presence."""
@@ -388,10 +391,21 @@ def _as_new(entry: StoredAction) -> NewAction:
     return NewAction(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat)
 
 
+def result_view(state: State) -> dict[str, Any] | None:
+    """The result of a finished game for messages: the record's fields (seats from 1), whether a
+    tie-break settled it, and one sentence; ``None`` before the end."""
+    if not state.is_terminal():
+        return None
+    result = state.result()
+    out = result_to_dict(result)
+    out["tie_break"] = result.decided_by != _FIRST_MEASURE[state.rules.scoring.value]
+    out["explanation"] = result.explain()
+    return out
+
+
 def state_view(state: State, step: int, steps: int, event: dict[str, Any] | None) -> dict[str, Any]:
     """The view of a replay position: after ``step`` of ``steps`` placements."""
     result = state.result()
-    over = state.is_terminal()
     return {
         "step": step,
         "steps": steps,
@@ -404,5 +418,5 @@ def state_view(state: State, step: int, steps: int, event: dict[str, Any] | None
         "cards_left": state.remaining,
         "drawn": str(state.drawn) if state.drawn is not None else None,
         "last_event": event,
-        "result": {**result_to_dict(result), "explanation": result.explain()} if over else None,
+        "result": result_view(state),
     }

@@ -3,8 +3,9 @@
 Every new state of a game leaves the server through one call, :meth:`Hub.publish`; each
 websocket session is a :class:`Subscriber` of its game. :class:`LocalHub` delivers within this
 process. A hub that fans out between processes (Redis pub/sub) implements the same interface:
-``publish`` sends to the channel of the game and each process delivers to its own subscribers;
-presence then lives in the shared store too.
+``publish`` sends to the channel of the game and each process delivers to its own subscribers
+(and drops its cached copy of the game, which is then behind: see
+:meth:`hisss.server.service.GameService.evict`); presence then lives in the shared store too.
 
 Presence: a seat is *connected* while at least one authenticated session holds it. A seat that
 never connected since this process started counts as away since the process first looked at the

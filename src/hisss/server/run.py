@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import errno
 import logging
+import signal
 import socket
+import threading
 from collections.abc import Callable
 
 from hisss.core import HisssError
@@ -56,11 +58,31 @@ def url_of(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+class _StoppedError(Exception):
+    """SIGTERM arrived: stop as cleanly as for Ctrl+C."""
+
+
+def _stop(_signum: int, _frame: object) -> None:
+    raise _StoppedError
+
+
 def serve(
     settings: Settings, host: str, port: int, announce: Callable[[str], None] = print
 ) -> None:
-    """Run the server until it is stopped (Ctrl+C or SIGTERM); raises :class:`ServeError`."""
-    asyncio.run(_serve(settings, host, port, announce))
+    """Run the server until it is stopped (Ctrl+C or SIGTERM); raises :class:`ServeError`.
+
+    uvicorn shuts down gracefully on SIGTERM and then raises the signal again; the handler set
+    here turns that into a normal return, so a stopped server exits with status 0.
+    """
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop) if main else None
+    try:
+        asyncio.run(_serve(settings, host, port, announce))
+    except _StoppedError:
+        return
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
 
 
 async def _serve(settings: Settings, host: str, port: int, announce: Callable[[str], None]) -> None:

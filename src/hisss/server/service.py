@@ -41,6 +41,7 @@ from hisss.storage import (
     NewSeat,
     SeatTakenError,
     SequenceConflictError,
+    StorageError,
     Store,
     StoredGame,
 )
@@ -48,6 +49,8 @@ from hisss.storage.repository import SeatChange
 
 log = logging.getLogger("hisss.server")
 
+#: Seconds before a bot driver stopped by a database failure tries again.
+RETRY = 5.0
 #: The longest name a seat may have.
 MAX_NAME = 40
 #: The longest game title.
@@ -151,6 +154,13 @@ def build_spec(
     if not any(s.kind == "person" for s in checked):
         raise ProtocolError("bad_seats", "a game needs at least one person (bots play on alone)")
     return GameSpec(rules, the_deck, tuple(checked), clean_name(title, "", "title"))
+
+
+def _check_person(live: LiveGame, seat: int) -> None:
+    if live.seats[seat].kind != "person":
+        raise ProtocolError(
+            "seat_is_bot", "a bot plays your seat now: send take_seat to play it again"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,12 +383,22 @@ class GameService:
     # ------------------------------------------------------------------ steps
 
     async def draw(self, game_id: str, seat: int, version: int) -> LiveGame:
-        """``seat`` draws the next card."""
-        return await self._step(game_id, version, lambda live: live.plan_draw(seat))
+        """The person of ``seat`` draws the next card."""
+
+        def plan(live: LiveGame) -> NewAction:
+            _check_person(live, seat)
+            return live.plan_draw(seat)
+
+        return await self._step(game_id, version, plan)
 
     async def play(self, game_id: str, seat: int, version: int, action: object) -> LiveGame:
-        """``seat`` places the drawn card as ``action`` (notation)."""
-        return await self._step(game_id, version, lambda live: live.plan_play(seat, action))
+        """The person of ``seat`` places the drawn card as ``action`` (notation)."""
+
+        def plan(live: LiveGame) -> NewAction:
+            _check_person(live, seat)
+            return live.plan_play(seat, action)
+
+        return await self._step(game_id, version, plan)
 
     async def hand_over(
         self, game_id: str, by: int, seat: int, level: object, version: int | None = None
@@ -396,8 +416,7 @@ class GameService:
                 raise ProtocolError("bad_message", f"there is no seat {seat + 1}")
             if seat == by:
                 raise ProtocolError("bad_message", "you cannot hand your own seat to a bot")
-            if live.seats[by].kind != "person":
-                raise ProtocolError("seat_is_bot", "a bot plays your seat now; take it back first")
+            _check_person(live, by)
             entry = live.plan_hand_over(seat, chosen, by)
             here = self.hub.presence(live.id, live.players)[seat]
             limit = self.settings.away_seconds
@@ -433,6 +452,7 @@ class GameService:
 
     async def _commit(self, live: LiveGame, entry: NewAction) -> None:
         """Apply ``entry`` to the live game, store it, then publish; see the module docstring."""
+        was = live.status
         live.apply(entry)
         change = None
         if entry.kind == "bot" and entry.seat is not None:
@@ -444,7 +464,7 @@ class GameService:
             await self.store.append(
                 live.id,
                 entry,
-                status=GameStatus.FINISHED if finished else None,
+                status=live.status if live.status is not was else None,
                 result=live.result() if finished else None,
                 seat_change=change,
             )
@@ -510,13 +530,24 @@ class GameService:
                             raise
         except asyncio.CancelledError:
             raise
-        except (HisssError, ProtocolError, OSError) as exc:
+        except StorageError as exc:
+            log.error("game %s: the database failed: %s; retrying in %g s", game_id, exc, RETRY)
+            self._retry(game_id)
+        except (HisssError, ProtocolError) as exc:
+            # A game the rules cannot go on with: retrying would fail the same way.
             log.error("game %s: the bot driver stopped: %s", game_id, exc)
         except Exception:
-            log.exception("game %s: the bot driver failed", game_id)
+            # Most likely the database, for a moment (a lost connection): try again later.
+            log.exception("game %s: the bot driver failed; retrying in %g s", game_id, RETRY)
+            self._retry(game_id)
         finally:
             if self._drivers.get(game_id) is me:
                 del self._drivers[game_id]
+
+    def _retry(self, game_id: str) -> None:
+        self.evict(game_id)
+        if not self._stopping:
+            asyncio.get_running_loop().call_later(RETRY, self.kick, game_id)
 
     # ------------------------------------------------------------------ presence
 

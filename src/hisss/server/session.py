@@ -28,15 +28,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hisss.bots import LEVEL_NAMES
 from hisss.server.errors import ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
+from hisss.server.limits import Bucket
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
 
 log = logging.getLogger("hisss.server.session")
 
 #: Close codes (1000-1015 are the protocol's own; 4000-4999 are the application's).
-CLOSE_NORMAL = 1000
-CLOSE_GOING_AWAY = 1001
 CLOSE_TOO_LARGE = 1009
+CLOSE_RESTART = 1012
 CLOSE_FORBIDDEN_ORIGIN = 4403
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_HELLO_TIMEOUT = 4408
@@ -46,9 +46,8 @@ CLOSE_TOO_SLOW = 4409
 
 #: Every close code the server uses, with its meaning (listed in docs/protocol.md).
 CLOSE_CODES: dict[int, str] = {
-    CLOSE_NORMAL: "normal closure (the server shuts down cleanly)",
-    CLOSE_GOING_AWAY: "the server is going away",
-    CLOSE_TOO_LARGE: "too many oversized messages",
+    CLOSE_TOO_LARGE: "too many oversized messages (or a frame over 64 KiB)",
+    CLOSE_RESTART: "the server stops or restarts (sent by uvicorn): reconnect",
     CLOSE_FORBIDDEN_ORIGIN: "the page's origin is not allowed",
     CLOSE_UNKNOWN_GAME: "no game has this id or code",
     CLOSE_HELLO_TIMEOUT: "no hello in time",
@@ -76,25 +75,6 @@ class Phase(Enum):
     CLOSED = "closed"
 
 
-class _Bucket:
-    """A token bucket: ``burst`` messages at once, refilled at ``rate`` per second."""
-
-    def __init__(self, burst: int, rate: float) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class _Close(Exception):  # noqa: N818 - a signal to end the session, not an error
     """End the session with a close code."""
 
@@ -116,11 +96,12 @@ class Session:
         self.game_id = ""
         self.seat: int | None = None
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.bucket = _Bucket(settings.rate_burst, settings.rate_per_second)
+        self.bucket = Bucket(settings.rate_burst, settings.rate_per_second)
         self.strikes = 0
         self.hello_failures = 0
         self._last_rate_error = 0.0
         self._subscribed = False
+        self._too_slow = False
 
     # ------------------------------------------------------------------ the hub's side
 
@@ -130,6 +111,7 @@ class Session:
             return
         if self.outbox.qsize() >= MAX_OUTBOX:
             self.phase = Phase.CLOSED
+            self._too_slow = True
             self.outbox.put_nowait(None)
             return
         self.outbox.put_nowait(message)
@@ -193,6 +175,11 @@ class Session:
         while True:
             message = await self.outbox.get()
             if message is None:
+                if self._too_slow:
+                    log.info("game %s: closing a connection that reads too slowly", self.game_id)
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(CLOSE_TOO_SLOW, "too slow")
+                    return
                 if self.phase is Phase.CLOSED and self.outbox.empty():
                     return
                 continue

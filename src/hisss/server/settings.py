@@ -26,6 +26,10 @@ class Settings:
     rate_burst: int = 60
     #: ... refilled at this many per second.
     rate_per_second: float = 20.0
+    #: HTTP requests that change something (POST) one client address may send: a burst of ...
+    http_burst: int = 30
+    #: ... refilled at this many per second (0: no limit, e.g. behind a proxy that limits).
+    http_rate_per_second: float = 1.0
     #: Oversized or rate-limited messages after which a connection is closed.
     abuse_limit: int = 20
     #: Failed hello attempts after which a connection is closed.

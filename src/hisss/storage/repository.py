@@ -7,11 +7,13 @@ one before it (and the ``(game_id, seq)`` unique constraint backs that up), so t
 for the same step cannot both win: the loser gets :class:`SequenceConflictError` and must reload.
 
 Rows come back as frozen dataclasses (:class:`StoredGame`, ...), never as live ORM objects, so
-nothing is loaded lazily behind the caller's back. Token hashes are kept out of their ``repr``.
+nothing is loaded lazily behind the caller's back. Token hashes are kept out of their ``repr``,
+and statement parameters out of logs and error messages.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import uuid
 from collections.abc import Sequence
@@ -31,6 +33,10 @@ from sqlalchemy.ext.asyncio import (
 from hisss.core import HisssError
 from hisss.storage.database import SCHEMA_VERSION, display_url
 from hisss.storage.models import ActionRow, Base, GameRow, MetaRow, ReplayRow, SeatRow
+
+# aiosqlite logs every statement with its parameters at DEBUG level; parameters hold token
+# hashes, which never go into a log.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
 
 #: Letters of the short public game codes: no 0/O, 1/I/L to misread.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -152,7 +158,8 @@ class NewAction:
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
-    """A change of a seat's player stored with a log entry (a person handed to a bot)."""
+    """A change of a seat's player stored with a log entry (a person handed to a bot, or back);
+    the seat is no longer open."""
 
     seat: int
     kind: str
@@ -216,11 +223,14 @@ class Store:
         """
         shown = display_url(url)
         try:
+            # Statement parameters hold token hashes: never in logs or error messages.
             if url.startswith("sqlite"):
-                engine = create_async_engine(url, connect_args={"timeout": 30})
+                engine = create_async_engine(
+                    url, connect_args={"timeout": 30}, hide_parameters=True
+                )
                 event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
             else:
-                engine = create_async_engine(url, pool_pre_ping=True)
+                engine = create_async_engine(url, pool_pre_ping=True, hide_parameters=True)
         except (SQLAlchemyError, ImportError, ValueError) as exc:
             raise StorageError(f"cannot use database {shown}: {_reason(exc)}") from None
         store = cls(engine, url)
@@ -408,7 +418,7 @@ class Store:
                     await session.execute(
                         update(SeatRow)
                         .where(SeatRow.game_id == game_id, SeatRow.seat == seat_change.seat)
-                        .values(kind=seat_change.kind, level=seat_change.level)
+                        .values(kind=seat_change.kind, level=seat_change.level, open=False)
                     )
         except IntegrityError:
             raise SequenceConflictError(
@@ -479,10 +489,11 @@ def _rowcount(result: object) -> int:
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    """WAL keeps readers and the writer apart; foreign keys are off by default in SQLite."""
+    """WAL keeps readers and the writer apart; with synchronous=FULL a committed step survives a
+    power cut, not only a killed process; foreign keys are off by default in SQLite."""
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 

@@ -1,0 +1,127 @@
+"""Run the real server, ``hisss serve``, in a subprocess for end-to-end tests.
+
+:class:`ServerProcess` starts ``python -m hisss.cli serve --port 0`` on 127.0.0.1 with a given
+database, waits for its "Hisss is ready: open http://127.0.0.1:PORT/" line, and stops it (SIGTERM)
+or kills it (SIGKILL). Its output goes to files, so a chatty server never blocks on a full pipe,
+and :meth:`ServerProcess.output` gives both streams for checks (no token in the logs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:(\d+)/)")
+
+
+class ServerProcess:
+    """One run of ``hisss serve``; a context manager that stops it at the end."""
+
+    def __init__(self, database: str, directory: Path, *, bot_delay: float = 0.0) -> None:
+        self.database = database
+        self.directory = directory
+        self.bot_delay = bot_delay
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = ""
+        self.runs = 0
+        self.started_in = 0.0
+
+    @property
+    def ws_url(self) -> str:
+        """The server's address for websockets."""
+        return self.url.replace("http://", "ws://", 1).rstrip("/")
+
+    def start(self, timeout: float = 30) -> ServerProcess:
+        """Start the server and wait until it says it is ready."""
+        self.runs += 1
+        out = self.directory / f"serve-{self.runs}.out"
+        err = self.directory / f"serve-{self.runs}.err"
+        command = [
+            sys.executable,
+            "-m",
+            "hisss.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--database",
+            self.database,
+            "--bot-delay",
+            str(self.bot_delay),
+        ]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        began = time.monotonic()
+        with out.open("wb") as stdout, err.open("wb") as stderr:
+            self.proc = subprocess.Popen(command, stdout=stdout, stderr=stderr, env=env)
+        deadline = began + timeout
+        while time.monotonic() < deadline:
+            found = READY.search(out.read_text(encoding="utf-8", errors="replace"))
+            if found:
+                self.url = found.group(1)
+                self.started_in = time.monotonic() - began
+                return self
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.kill()
+        raise AssertionError(f"the server did not start:\n{self.output()}")
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to tidy up."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> int:
+        """SIGTERM, a clean shutdown; returns the exit status."""
+        if self.proc is None:
+            return 0
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.proc.returncode
+
+    def output(self) -> str:
+        """Everything every run of the server wrote, stdout and stderr."""
+        parts = []
+        for path in sorted(self.directory.glob("serve-*")):
+            parts.append(f"--- {path.name}\n{path.read_text(encoding='utf-8', errors='replace')}")
+        return "\n".join(parts)
+
+    def request(self, method: str, path: str, body: object = None) -> Any:
+        """An HTTP request to the server; the decoded JSON answer (errors raise)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            self.url.rstrip("/") + path,
+            data=data,
+            method=method,
+            headers={"Content-Type": "application/json"},
+        )
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(request, timeout=30) as answer:
+            text = answer.read().decode()
+        return json.loads(text)
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()

@@ -1,0 +1,414 @@
+"""The websocket protocol in process: playing, watching, reconnecting, away players, and every
+kind of bad input getting its error while nothing changes."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hisss.server import GameService, Settings, create_app
+from hisss.server.service import token_hash
+from hisss.server.session import (
+    CLOSE_AUTH_FAILED,
+    CLOSE_FORBIDDEN_ORIGIN,
+    CLOSE_HELLO_TIMEOUT,
+    CLOSE_RATE_LIMITED,
+    CLOSE_TOO_LARGE,
+    CLOSE_UNKNOWN_GAME,
+    MAX_OUTBOX,
+    Phase,
+    Session,
+)
+
+Client = Callable[..., TestClient]
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Client]:
+    """Start an in-process server with changed settings; stopped at the end of the test."""
+    clients: list[TestClient] = []
+
+    def make(**options: Any) -> TestClient:
+        settings = Settings(
+            database=f"sqlite+aiosqlite:///{tmp_path / f'ws{len(clients)}.db'}",
+            **{"bot_delay": 0.0, **options},
+        )
+        client = TestClient(create_app(settings))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Client) -> TestClient:
+    return make_client()
+
+
+def receive(ws: WebSocketTestSession, timeout: float = 10) -> dict[str, Any]:
+    """The next message, or a failure after ``timeout`` seconds (never a hung test)."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    data: dict[str, Any] = json.loads(message["text"])
+    return data
+
+
+def expect(ws: WebSocketTestSession, kind: str, **fields: Any) -> dict[str, Any]:
+    """The next message of type ``kind`` (skipping states), checked against ``fields``."""
+    while True:
+        message = receive(ws)
+        if message["type"] == kind:
+            for key, value in fields.items():
+                assert message[key] == value, message
+            return message
+        assert message["type"] == "state", message
+
+
+def state_where(ws: WebSocketTestSession, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    while True:
+        message = receive(ws)
+        if message["type"] == "state" and test(message):
+            return message
+
+
+def new_game(client: TestClient, *seats: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/games", json={"seats": list(seats)})
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+ALA = {"kind": "person", "name": "Ala"}
+OLEK = {"kind": "person", "name": "Olek"}
+BOT = {"kind": "bot", "level": "medium"}
+
+
+def hello(ws: WebSocketTestSession, token: str | None) -> dict[str, Any]:
+    ws.send_json(
+        {"type": "hello", "token": token} if token else {"type": "hello", "role": "spectator"}
+    )
+    expect(ws, "welcome")
+    return state_where(ws, lambda s: True)
+
+
+def test_a_whole_game_against_a_bot(client: TestClient) -> None:
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        ws.send_json({"type": "hello", "token": game["seats"][0]["token"]})
+        welcome = expect(ws, "welcome", role="seat", seat=1, protocol=1, deck_size=50)
+        assert welcome["rules"]["scoring"] == "cards"
+        versions = []
+        acted = -1
+        hisss = 0
+        while True:
+            state = receive(ws)
+            assert state["type"] == "state", state
+            versions.append(state["version"])
+            hisss += bool(state["last_event"] and state["last_event"].get("hisss"))
+            if state["phase"] == "over":
+                break
+            if state["to_move"] != 1 or state["version"] == acted:
+                continue
+            acted = state["version"]
+            if state["phase"] == "draw":
+                assert state["drawn"] is None and state["legal"] == []
+                ws.send_json({"type": "draw", "version": acted, "pick": 3})
+            else:
+                assert state["drawn"] and state["legal"]
+                ws.send_json({"type": "play", "version": acted, "action": state["legal"][-1]})
+    assert versions == sorted(versions) and versions[-1] == 99
+    assert state["result"]["explanation"] and state["cards_left"] == 0
+    assert (
+        sum(s["cards"] for s in state["scores"]) + sum(len(t.split()) for t in state["table"]) == 50
+    )
+    assert hisss == sum(s["snakes"] for s in state["scores"])
+
+
+def test_every_bad_message_gets_an_error_and_changes_nothing(client: TestClient) -> None:
+    game = new_game(client, ALA, OLEK)
+    token = game["seats"][0]["token"]
+    with client.websocket_connect(game["websocket"]) as ws:
+        ws.send_json({"type": "draw", "version": 1})
+        expect(ws, "error", code="not_authenticated", request="draw")
+        ws.send_json({"type": "hello", "token": "forged-" + token[7:]})
+        expect(ws, "error", code="bad_token")
+        ws.send_json({"type": "hello", "token": token_hash(token)})
+        expect(ws, "error", code="bad_token")
+        ws.send_json({"type": "hello"})
+        expect(ws, "error", code="bad_message")
+        ws.send_json({"type": "ping", "data": "before hello"})
+        expect(ws, "pong", data="before hello")
+        state = hello(ws, token)
+        version = state["version"]
+        cases: list[tuple[Any, str]] = [
+            ("not json", "bad_json"),
+            ("[1, 2]", "bad_message"),
+            ('{"no": "type"}', "bad_message"),
+            ('{"type": 7}', "bad_message"),
+            ('{"type": "dance"}', "unknown_type"),
+            ({"type": "hello", "token": token}, "already_authenticated"),
+            ({"type": "draw"}, "bad_message"),
+            ({"type": "draw", "version": "1"}, "bad_message"),
+            ({"type": "draw", "version": version, "pick": "left"}, "bad_message"),
+            ({"type": "play", "version": version, "action": "new"}, "wrong_phase"),
+            ({"type": "play", "version": version}, "bad_message"),
+            ({"type": "draw", "version": version - 1}, "stale_version"),
+            ({"type": "replace_with_bot", "seat": 2}, "seat_not_away"),
+            ({"type": "replace_with_bot", "seat": "two"}, "bad_message"),
+            ({"type": "replace_with_bot", "seat": 2, "level": 5}, "bad_level"),
+            ({"type": "take_seat"}, "not_a_person"),
+            ("x" * 5000, "too_large"),
+            (b"\x00binary", "bad_message"),
+        ]
+        for payload, code in cases:
+            if isinstance(payload, bytes):
+                ws.send_bytes(payload)
+            else:
+                ws.send_text(payload if isinstance(payload, str) else json.dumps(payload))
+            error = expect(ws, "error", code=code)
+            assert error["message"], error
+        ws.send_json({"type": "draw", "version": version})
+        drawn = state_where(ws, lambda s: s["version"] == version + 1)
+        assert drawn["phase"] == "place"
+        for payload, code in [
+            ({"type": "play", "version": version + 1, "action": "9R"}, "illegal_action"),
+            ({"type": "play", "version": version + 1, "action": "up"}, "bad_action"),
+            ({"type": "play", "version": version + 1, "action": ["new"]}, "bad_message"),
+            ({"type": "draw", "version": version + 1}, "wrong_phase"),
+        ]:
+            ws.send_json(payload)
+            error = expect(ws, "error", code=code)
+            if code == "illegal_action":
+                assert error["legal"] == drawn["legal"]
+        # A step out of turn, by the other seat:
+        with client.websocket_connect(game["websocket"]) as other:
+            hello(other, game["seats"][1]["token"])
+            other.send_json({"type": "play", "version": version + 1, "action": drawn["legal"][0]})
+            expect(other, "error", code="not_your_turn")
+            fresh = receive(other)
+            assert fresh["type"] == "state" and fresh["version"] == version + 1
+        ws.send_json({"type": "sync"})
+        now = state_where(ws, lambda s: True)
+        assert now["version"] == version + 1 and now["drawn"] == drawn["drawn"]
+    entries = client.get(f"/api/games/{game['id']}/record?partial=true").json()
+    assert len(entries["turns"]) == 0 and len(entries["cards"]) == 2
+
+
+def test_a_stale_step_gets_the_fresh_state(client: TestClient) -> None:
+    game = new_game(client, ALA, OLEK)
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, game["seats"][0]["token"])
+        ws.send_json({"type": "draw", "version": state["version"]})
+        ws.send_json({"type": "draw", "version": state["version"]})  # a double click
+        after = state_where(ws, lambda s: s["version"] == state["version"] + 1)
+        error = expect(ws, "error", code="stale_version")
+        assert "fresh state" in error["message"]
+        fresh = receive(ws)
+        assert fresh["type"] == "state" and fresh["version"] == after["version"]
+
+
+def test_spectators_watch_and_cannot_act(client: TestClient) -> None:
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(f"/ws/games/{game['code']}") as watcher:
+        watcher.send_json({"type": "hello", "role": "spectator"})
+        expect(watcher, "welcome", role="spectator", seat=None)
+        state = state_where(watcher, lambda s: True)
+        for message in (
+            {"type": "draw", "version": state["version"]},
+            {"type": "play", "version": state["version"], "action": "new"},
+            {"type": "replace_with_bot", "seat": 1},
+            {"type": "take_seat"},
+        ):
+            watcher.send_json(message)
+            expect(watcher, "error", code="spectator")
+        with client.websocket_connect(game["websocket"]) as player:
+            hello(player, game["seats"][0]["token"])
+            seen = state_where(watcher, lambda s: s["seats"][0]["connected"])
+            player.send_json({"type": "draw", "version": seen["version"]})
+            moved = state_where(watcher, lambda s: s["version"] > seen["version"])
+            assert moved["last_event"]["kind"] == "draw" and moved["last_event"]["seat"] == 1
+
+
+def test_unknown_games_and_foreign_origins_are_closed(client: TestClient) -> None:
+    with client.websocket_connect("/ws/games/NOSUCH") as ws:
+        expect(ws, "error", code="unknown_game")
+        with pytest.raises(WebSocketDisconnect) as info:
+            receive(ws)
+        assert info.value.code == CLOSE_UNKNOWN_GAME
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(
+        game["websocket"], headers={"origin": "https://evil.example"}
+    ) as ws:
+        expect(ws, "error", code="forbidden_origin")
+        with pytest.raises(WebSocketDisconnect) as info:
+            receive(ws)
+        assert info.value.code == CLOSE_FORBIDDEN_ORIGIN
+    with client.websocket_connect(game["websocket"], headers={"origin": "http://testserver"}) as ws:
+        hello(ws, None)
+
+
+def test_reload_mid_game_carries_on(client: TestClient) -> None:
+    game = new_game(client, ALA, OLEK)
+    ala, olek = (s["token"] for s in game["seats"])
+    with client.websocket_connect(game["websocket"]) as watcher:
+        hello(watcher, olek)
+        with client.websocket_connect(game["websocket"]) as ws:
+            state = hello(ws, ala)
+            ws.send_json({"type": "draw", "version": state["version"]})
+            drawn = state_where(ws, lambda s: s["phase"] == "place")
+        gone = state_where(watcher, lambda s: not s["seats"][0]["connected"])
+        assert gone["seats"][0]["away_seconds"] is not None
+        # The page reloads: a new connection with the same token gets the current state.
+        with client.websocket_connect(game["websocket"]) as ws:
+            again = hello(ws, ala)
+            assert again["version"] == drawn["version"] and again["drawn"] == drawn["drawn"]
+            ws.send_json({"type": "play", "version": again["version"], "action": again["legal"][0]})
+            played = state_where(ws, lambda s: s["version"] == again["version"] + 1)
+            assert played["to_move"] == 2
+        seen = state_where(watcher, lambda s: s["version"] == played["version"])
+        assert seen["table"] == played["table"]
+
+
+def test_two_connections_of_one_seat_cannot_both_step(client: TestClient) -> None:
+    game = new_game(client, ALA, OLEK)
+    token = game["seats"][0]["token"]
+    with (
+        client.websocket_connect(game["websocket"]) as one,
+        client.websocket_connect(game["websocket"]) as two,
+    ):
+        state = hello(one, token)
+        hello(two, token)
+        one.send_json({"type": "draw", "version": state["version"]})
+        two.send_json({"type": "draw", "version": state["version"]})
+        expect(two, "error", code="stale_version")
+        assert state_where(one, lambda s: s["version"] == state["version"] + 1)["phase"] == "place"
+
+
+def test_an_away_player_is_replaced_by_a_bot_and_comes_back(make_client: Client) -> None:
+    client = make_client(away_seconds=0)
+    game = new_game(client, ALA, OLEK)
+    ala, olek = (s["token"] for s in game["seats"])
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, ala)
+        ws.send_json({"type": "replace_with_bot", "seat": 1})
+        expect(ws, "error", code="bad_message")  # not one's own seat
+        ws.send_json(
+            {"type": "replace_with_bot", "seat": 2, "level": "hard", "version": state["version"]}
+        )
+        replaced = state_where(ws, lambda s: s["seats"][1]["kind"] == "bot")
+        assert replaced["last_event"] == {
+            "seq": replaced["version"],
+            "kind": "bot",
+            "seat": 2,
+            "level": "hard",
+            "by": 1,
+        }
+        ws.send_json({"type": "draw", "version": replaced["version"]})
+        placed = state_where(ws, lambda s: s["phase"] == "place")
+        ws.send_json({"type": "play", "version": placed["version"], "action": placed["legal"][0]})
+        # The bot plays seat 2's turn: a draw and a placement.
+        back = state_where(ws, lambda s: s["to_move"] == 1 and s["phase"] == "draw")
+        assert back["version"] == placed["version"] + 3
+        with client.websocket_connect(game["websocket"]) as returning:
+            hello(returning, olek)
+            returning.send_json({"type": "draw", "version": back["version"]})
+            expect(returning, "error", code="seat_is_bot")
+            returning.send_json({"type": "take_seat"})
+            mine = state_where(returning, lambda s: s["seats"][1]["kind"] == "person")
+            assert mine["last_event"]["kind"] == "person"
+
+
+def test_oversized_messages_again_and_again_close_the_connection(make_client: Client) -> None:
+    client = make_client(abuse_limit=3)
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        for _ in range(2):
+            ws.send_text("y" * 4097)
+            expect(ws, "error", code="too_large")
+        ws.send_text("y" * 4097)
+        with pytest.raises(WebSocketDisconnect) as info:
+            while True:
+                receive(ws)
+        assert info.value.code == CLOSE_TOO_LARGE
+
+
+def test_floods_are_rate_limited_then_closed(make_client: Client) -> None:
+    client = make_client(rate_burst=5, rate_per_second=0.01, abuse_limit=10)
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        for _ in range(5):
+            ws.send_json({"type": "ping"})
+            expect(ws, "pong")
+        ws.send_json({"type": "ping"})
+        expect(ws, "error", code="rate_limited")
+        for _ in range(9):
+            ws.send_json({"type": "ping"})
+        with pytest.raises(WebSocketDisconnect) as info:
+            while True:
+                receive(ws)
+        assert info.value.code == CLOSE_RATE_LIMITED
+
+
+def test_no_hello_in_time_or_too_many_bad_tokens_close(make_client: Client) -> None:
+    client = make_client(hello_timeout=0.2, max_hello_failures=2)
+    game = new_game(client, ALA, BOT)
+    with (
+        client.websocket_connect(game["websocket"]) as ws,
+        pytest.raises(WebSocketDisconnect) as info,
+    ):
+        receive(ws)
+    assert info.value.code == CLOSE_HELLO_TIMEOUT
+    with client.websocket_connect(game["websocket"]) as ws:
+        ws.send_json({"type": "hello", "token": "guess-1"})
+        expect(ws, "error", code="bad_token")
+        ws.send_json({"type": "hello", "token": "guess-2"})
+        with pytest.raises(WebSocketDisconnect) as info:
+            receive(ws)
+        assert info.value.code == CLOSE_AUTH_FAILED
+
+
+def phase_of(session: Session) -> Phase:
+    return session.phase
+
+
+def test_a_client_that_reads_too_slowly_is_dropped() -> None:
+    session = Session(cast(WebSocket, None), cast(GameService, None), Settings(database="x"))
+    for number in range(MAX_OUTBOX):
+        session.deliver({"type": "state", "version": number})
+    assert phase_of(session) is Phase.HELLO
+    session.deliver({"type": "state", "version": MAX_OUTBOX})
+    assert phase_of(session) is Phase.CLOSED and session.outbox.qsize() == MAX_OUTBOX + 1
+    session.deliver({"type": "state"})
+    assert session.outbox.qsize() == MAX_OUTBOX + 1
+
+
+def test_no_token_or_hash_in_the_logs(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    game = new_game(client, ALA, {"kind": "person", "open": True}, BOT)
+    joined = client.post(f"/api/games/{game['code']}/join", json={"name": "Olek"}).json()
+    tokens = [game["seats"][0]["token"], joined["token"]]
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, tokens[0])
+        ws.send_json({"type": "hello", "token": tokens[1]})
+        ws.send_json({"type": "draw", "version": state["version"]})
+        state_where(ws, lambda s: s["phase"] == "place")
+    assert "game" in caplog.text  # the server did log
+    for token in tokens:
+        assert token not in caplog.text and token_hash(token) not in caplog.text
