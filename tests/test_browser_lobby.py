@@ -108,6 +108,23 @@ def test_an_open_seat_link_asks_for_a_name(server: Server, browser: Browser) -> 
     other.close()
 
 
+def test_an_open_seat_nobody_takes_goes_to_a_bot(server: Server, browser: Browser) -> None:
+    game = server.create({"kind": "person", "name": "Ala"}, {"kind": "person", "open": True})
+    watch = Watch()
+    context = new_context(browser, watch, DESKTOP)
+    page = open_page(context, watch, server.url + game["seats"][0]["link"])
+    wait_connected(page)
+    expect(page.locator(".hand h2")).to_have_text("Waiting for players")
+    expect(page.locator(".hand .share-link")).to_contain_text(f"/g/{game['code']}#join=2")
+    seat = page.locator(".seat[data-seat='2']")
+    seat.get_by_role("button", name="Hand the seat to a bot").click(timeout=5000)
+    expect(page.locator(".turn-status")).to_contain_text("Your turn")
+    expect(seat.locator(".seat-tags")).to_contain_text("bot, medium")
+    assert server.get(f"/api/games/{game['code']}")["status"] == "running"
+    watch.check(server)
+    context.close()
+
+
 def _crowded_replay(server: Server) -> tuple[str, int]:
     """A golden four-player game on the double deck, and its step with the most cards out."""
     text = (ROOT / "tests" / "golden" / "unforced-snakes-4p-double.json").read_text()

@@ -384,7 +384,7 @@ export class GamePage {
     this.renderText();
     this.restoreFocus(focus);
     clearInterval(this.awayTimer);
-    const someoneAway = st.status === "running" && st.seats.some((x) => x.kind === "person" && !x.connected);
+    const someoneAway = st.status !== "finished" && st.seats.some((x) => x.kind === "person" && !x.connected);
     if (someoneAway && this.mine !== null) {
       this.awayTimer = setInterval(() => this.renderSeatsPanel(), 1000);
     }
@@ -394,7 +394,7 @@ export class GamePage {
     const st = this.state;
     const focus = this.focusKey();
     const handOver =
-      this.mine !== null && st.status === "running" && this.welcome
+      this.mine !== null && st.status !== "finished" && this.welcome
         ? {
             limit: this.welcome.away_seconds,
             levels: this.welcome.levels,

@@ -51,7 +51,7 @@ export function renderSeats({ seats, scores, pits, toMove = null, mine = null, w
     if (winners.includes(number)) classes.push("winner");
     const away = handOver ? awayNow(info, handOver.receivedAt) : null;
     let offer = null;
-    if (handOver && number !== mine && away !== null && !info.open) {
+    if (handOver && number !== mine && away !== null) {
       if (away >= handOver.limit) {
         const select = h(
           "select",
@@ -74,7 +74,7 @@ export function renderSeats({ seats, scores, pits, toMove = null, mine = null, w
         offer = h(
           "p",
           { class: "hand-over-wait" },
-          t("handOver.wait", { n: Math.ceil(handOver.limit - away) }),
+          t(info.open ? "handOver.waitOpen" : "handOver.wait", { n: Math.ceil(handOver.limit - away) }),
         );
       }
     }
