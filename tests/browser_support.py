@@ -182,9 +182,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     stdout.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """The system's Chromium, headless."""
+    """The system's Chromium, headless, for one test module. (Playwright's synchronous API
+    keeps an event loop running in the thread while it is open, which the asyncio tests of the
+    other modules must not find: so it is closed at the end of each module.)"""
     if not CHROMIUM.exists():
         pytest.fail(
             f"the browser tests need Chromium at {CHROMIUM}: apt-get install chromium",
