@@ -329,6 +329,15 @@ def play_with_clicks(page: Page, max_steps: int = 400, on_step: Any = None) -> i
     return steps
 
 
+def assert_no_sideways_scroll(page: Page) -> None:
+    """The page fits the width of its window: nothing makes it scroll sideways."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size
+    assert viewport is not None and width <= viewport["width"], (
+        f"the page is {width} px wide in a {viewport} window"
+    )
+
+
 def shot(page: Page, directory: Path, name: str) -> Path:
     """Save a screenshot of the viewport for review."""
     path = directory / f"{name}.png"

@@ -13,6 +13,7 @@ from browser_support import (
     PHONE,
     Server,
     Watch,
+    assert_no_sideways_scroll,
     new_context,
     open_page,
     phase,
@@ -92,6 +93,11 @@ def test_a_keyboard_only_game_with_the_text_view_and_the_live_region(
             expect(page.locator("#announcer")).to_contain_text("You drew")
             wait_my_turn_or_end(page)
             assert focused(page, ".ghost"), "the focus should move to the places"
+            # This browser asks for reduced motion: nothing glows, slides or shakes.
+            styles = (
+                "e => [getComputedStyle(e).animationName, getComputedStyle(e).transitionDuration]"
+            )
+            assert page.locator(".ghost").first.evaluate(styles) == ["none", "0s"]
         if steps == 2:
             expect(page.locator("#announcer")).to_contain_text("Ala: ")
             tv_status = page.locator(".tv-status").inner_text()
@@ -119,6 +125,7 @@ def test_polish_and_colour_blind_mode(
     context = new_context(browser, watch, PHONE, locale="en-GB")
     lobby = open_page(context, watch, server.url + "/")
     expect(lobby.locator(".create h2")).to_have_text("New game")
+    assert_no_sideways_scroll(lobby)
     shot(lobby, screenshot_dir, "lobby-phone")
     lobby.locator("#lang").select_option("pl")
     expect(lobby.locator(".create h2")).to_have_text("Nowa gra")
@@ -143,6 +150,7 @@ def test_polish_and_colour_blind_mode(
     page.locator(".fan-active .fan-card").last.click()
     page.wait_for_selector(".ghost")
     expect(page.locator(".ghost .cb-mark").first).to_be_visible()
+    assert_no_sideways_scroll(page)
     shot(page, screenshot_dir, "table-phone-polish-colour-blind")
     page.reload()
     page.wait_for_selector("body[data-ready='yes']")

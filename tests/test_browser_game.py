@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from websockets.sync.client import connect
 
 from browser_support import (
     DESKTOP,
     PHONE,
     Server,
     Watch,
+    assert_no_sideways_scroll,
     click_turn,
     new_context,
     open_page,
@@ -44,6 +46,8 @@ def test_a_whole_game_against_a_bot_with_clicks(
     page.locator(".play-here").first.click()
     page.wait_for_url(f"**/g/{code}")
     wait_connected(page)
+    motion = "getComputedStyle(document.querySelector('.fan-card')).transitionDuration"
+    assert page.evaluate(motion) != "0s"  # short animations, unless reduced motion is asked for
     # The token left the address bar and lives in this browser's storage for this game only.
     assert "token" not in page.url
     stored = page.evaluate(f"localStorage.getItem('hisss.seat.{code}')")
@@ -102,6 +106,7 @@ def test_two_people_play_online_and_one_reloads(
     olek = _open_seat(browser, watch, server, game["seats"][1]["link"], PHONE)
     expect(ala.locator(".game-title")).to_contain_text("Family game")
     reloaded = False
+    phone_shot = False
     steps = 0
     while True:
         # Whoever is to act takes a step; the other page must follow by itself.
@@ -117,10 +122,14 @@ def test_two_people_play_online_and_one_reloads(
             olek.wait_for_selector("body[data-ready='yes']")
             wait_connected(olek)
             reloaded = True
-        if steps == 33 and phase(olek) == "place" and olek.locator(".ghost").count():
+        if steps >= 34 and not phone_shot and page is olek and phase(olek) == "place":
+            # Olek has drawn: his card and its glowing places, on a phone.
+            olek.wait_for_selector(".ghost")
+            assert_no_sideways_scroll(olek)
             shot(olek, screenshot_dir, "table-phone")
+            phone_shot = True
         assert steps < 300
-    assert reloaded
+    assert reloaded and phone_shot
     for page in (ala, olek):
         expect(page.locator("dialog.end-screen")).to_be_visible()
     assert ala.locator(".end-screen h2").inner_text() == olek.locator(".end-screen h2").inner_text()
@@ -177,6 +186,55 @@ def test_a_stale_click_gets_the_fresh_state(server: Server, browser: Browser) ->
         second.locator(".drawn figcaption").inner_text()
     )
     click_turn(first)
+    watch.check(server)
+    context.close()
+
+
+def test_a_lost_connection_comes_back_by_itself_with_the_fresh_state(
+    server: Server, browser: Browser
+) -> None:
+    game = server.create({"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"})
+    watch = Watch()
+    context = new_context(browser, watch)
+    routes: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+    network = {"up": True}
+
+    def route(ws: WebSocketRoute) -> None:
+        if not network["up"]:
+            ws.close(code=1011, reason="no network")
+            return
+        upstream = ws.connect_to_server()
+        upstream.on_message(ws.send)
+        ws.on_message(upstream.send)
+        routes.append((ws, upstream))
+
+    page = context.new_page()
+    page.route_web_socket("**/ws/games/*", route)
+    page.on("pageerror", lambda error: watch.errors.append(str(error)))
+    page.goto(server.url + game["seats"][0]["link"])
+    wait_connected(page)
+    assert wait_my_turn_or_end(page) and phase(page) == "draw"
+    shown = version(page)
+    network["up"] = False
+    for ws, upstream in routes:
+        ws.close(code=1006, reason="network lost")
+        upstream.close()
+    expect(page.locator(".conn")).to_have_text("connection lost: reconnecting…")
+    # Meanwhile the same seat draws from another device.
+    with connect(server.url.replace("http", "ws", 1) + game["websocket"]) as other:
+        other.send(json.dumps({"type": "hello", "token": game["seats"][0]["token"]}))
+        while json.loads(other.recv(timeout=10))["type"] != "state":
+            pass
+        other.send(json.dumps({"type": "draw", "version": shown}))
+        while json.loads(other.recv(timeout=10)).get("phase") != "place":
+            pass
+    network["up"] = True
+    expect(page.locator(".conn")).to_have_text("connected", timeout=10_000)
+    page.wait_for_function(
+        "v => Number(document.querySelector('.game').dataset.version) > v", arg=shown
+    )
+    assert phase(page) == "place" and page.locator(".ghost").count() > 0
+    click_turn(page)
     watch.check(server)
     context.close()
 

@@ -13,6 +13,7 @@ from browser_support import (
     PHONE,
     Server,
     Watch,
+    assert_no_sideways_scroll,
     new_context,
     open_page,
     shot,
@@ -138,8 +139,7 @@ def _crowded_replay(server: Server) -> tuple[str, int]:
 
 
 def _no_sideways_scroll(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"] if page.viewport_size else True, width
+    assert_no_sideways_scroll(page)
     overflow = page.evaluate(
         """() => {
         const area = document.querySelector('.table-scroll').getBoundingClientRect();

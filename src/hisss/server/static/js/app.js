@@ -65,8 +65,8 @@ async function main() {
     prefs.language = select.value;
     await setLanguage(select.value);
     applyTexts();
-    page.rerender();
     document.title = t("app.name");
+    page.rerender();
   });
   document.getElementById("cb-toggle").addEventListener("click", () => {
     prefs.colourBlind = !prefs.colourBlind;

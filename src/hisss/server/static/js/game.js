@@ -377,7 +377,10 @@ export class GamePage {
     this.root.dataset.version = st.version;
     this.root.dataset.phase = st.phase;
     this.statusEl.textContent = this.statusText(st);
-    this.root.classList.toggle("my-turn", this.myTurn("draw") || this.myTurn("place"));
+    const mine = this.myTurn("draw") || this.myTurn("place");
+    this.root.classList.toggle("my-turn", mine);
+    const title = `${t("game.title", { code: this.code })} · ${t("app.name")}`;
+    document.title = mine ? `${t("title.yourTurn")} · ${title}` : title;
     this.renderSeatsPanel();
     this.renderTable(before);
     this.renderHand();
