@@ -90,7 +90,8 @@ export function endsText(cards) {
   return t("snake.ends.none");
 }
 
-/** A snake on the table in words: "snake 2: red head, red–orange; open end orange on the right". */
+/** A snake on the table in words: "snake 2: red head, red–orange; open end orange on the right".
+ */
 export function snakeText(number, text) {
   const cards = parseSnake(text);
   return t("snake.text", {
@@ -116,9 +117,17 @@ export function actionText(action, drawn) {
   if (a.kind === "new") return t("action.new", { card });
   if (a.kind === "cap") return t("action.cap", { card, ...endParams(a.touches[0]) });
   if (a.kind === "extend") {
-    return t("action.extend", { card, ...endParams(a.touches[0]), side: colourName(a.touches[0].side) });
+    return t("action.extend", {
+      card,
+      ...endParams(a.touches[0]),
+      side: colourName(a.touches[0].side),
+    });
   }
-  return t("action.join", { card, ...endParams(a.touches[0], "1"), ...endParams(a.touches[1], "2") });
+  return t("action.join", {
+    card,
+    ...endParams(a.touches[0], "1"),
+    ...endParams(a.touches[1], "2"),
+  });
 }
 
 // ------------------------------------------------------------------------------------ drawing
@@ -150,7 +159,11 @@ function mark(colour, x) {
     { class: "cb-mark", transform: `translate(${x - 16} 29)` },
     s("rect", { width: 32, height: 22, rx: 6, class: "cb-badge" }),
     s("g", { transform: "translate(3 5)" }, s(tag, { ...attrs, class: "cb-symbol" })),
-    s("text", { x: 23, y: 16.5, "text-anchor": "middle", class: "cb-letter" }, t(`colour.${colour}.letter`)),
+    s(
+      "text",
+      { x: 23, y: 16.5, "text-anchor": "middle", class: "cb-letter" },
+      t(`colour.${colour}.letter`),
+    ),
   );
 }
 
@@ -166,7 +179,8 @@ function rainbow(id, vertical) {
 }
 
 const HEAD = "M58 22H120V58H58Z";
-const HEAD_SHAPE = "M14 40C14 20 32 12 52 12C70 12 84 22 84 40C84 58 70 68 52 68C32 68 14 60 14 40Z";
+const HEAD_SHAPE =
+  "M14 40C14 20 32 12 52 12C70 12 84 22 84 40C84 58 70 68 52 68C32 68 14 60 14 40Z";
 const TAIL_SHAPE = "M0 22C40 22 80 26 104 34Q118 40 104 46C80 54 40 58 0 58Z";
 
 /**
@@ -204,7 +218,10 @@ export function cardSvg(card, { flip = false, extraClass = "" } = {}) {
     );
     body.append(
       s("rect", { x: 0, y: 22, width: 120, height: 36, fill: `url(#${id})`, class: "body" }),
-      s("path", { d: "M30 30l10 10l-10 10M56 30l10 10l-10 10M82 30l10 10l-10 10", class: "scales" }),
+      s("path", {
+        d: "M30 30l10 10l-10 10M56 30l10 10l-10 10M82 30l10 10l-10 10",
+        class: "scales",
+      }),
     );
     marks.push(mark(c.a, 22), mark(c.b, 98));
   } else if (c.kind === "H") {

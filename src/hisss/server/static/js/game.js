@@ -2,12 +2,13 @@
 // end screen, and the websocket that keeps it all in step with the server.
 
 import { api } from "./api.js";
-import { actionText, cardName, pitSnakeText, snakeText } from "./cards.js";
+import { actionText, cardName, pitSnakeText } from "./cards.js";
 import { copyText, h, replace } from "./dom.js";
 import { errorText, t, tn } from "./i18n.js";
-import { describeResult, displayName, renderSeats, scoreText } from "./people.js";
+import { describeResult, displayName, renderSeats } from "./people.js";
 import { prefs, rememberSeat, seatFor } from "./prefs.js";
 import { placedSpot, renderDrawn, renderFan, renderSnakes } from "./table.js";
+import { renderTextView } from "./textview.js";
 import { GameSocket } from "./ws.js";
 
 const PENDING_MS = 5000;
@@ -187,7 +188,9 @@ export class GamePage {
 
   renderTitle() {
     const title = this.welcome && this.welcome.title;
-    this.titleEl.textContent = title ? `${title} · ${this.code}` : t("game.title", { code: this.code });
+    this.titleEl.textContent = title
+      ? `${title} · ${this.code}`
+      : t("game.title", { code: this.code });
   }
 
   onStatus(status) {
@@ -292,7 +295,8 @@ export class GamePage {
   }
 
   play(action) {
-    if (this.myTurn("place") && this.state.legal.includes(action)) this.act({ type: "play", action });
+    if (this.myTurn("place") && this.state.legal.includes(action))
+      this.act({ type: "play", action });
   }
 
   // ------------------------------------------------------------------------------ news
@@ -310,7 +314,8 @@ export class GamePage {
     }
     if (fresh) {
       const who = event.seat ? this.nameOf(event.seat) : "";
-      if (event.kind === "starter") this.announce(t("news.starter", { card: cardName(event.card) }));
+      if (event.kind === "starter")
+        this.announce(t("news.starter", { card: cardName(event.card) }));
       else if (event.kind === "draw") {
         this.announce(
           event.seat === this.mine
@@ -338,7 +343,11 @@ export class GamePage {
   }
 
   hisss(name) {
-    replace(this.bannerEl, h("span", { class: "hisss-word" }, t("hisss.word")), h("span", { class: "hisss-name" }, name));
+    replace(
+      this.bannerEl,
+      h("span", { class: "hisss-word" }, t("hisss.word")),
+      h("span", { class: "hisss-name" }, name),
+    );
     this.bannerEl.classList.remove("show");
     void this.bannerEl.offsetWidth; // restart the animation
     this.bannerEl.classList.add("show");
@@ -387,7 +396,8 @@ export class GamePage {
     this.renderText();
     this.restoreFocus(focus);
     clearInterval(this.awayTimer);
-    const someoneAway = st.status !== "finished" && st.seats.some((x) => x.kind === "person" && !x.connected);
+    const someoneAway =
+      st.status !== "finished" && st.seats.some((x) => x.kind === "person" && !x.connected);
     if (someoneAway && this.mine !== null) {
       this.awayTimer = setInterval(() => this.renderSeatsPanel(), 1000);
     }
@@ -403,7 +413,9 @@ export class GamePage {
             levels: this.welcome.levels,
             receivedAt: this.receivedAt,
             onHand: (seat, level) => {
-              if (this.socket.send({ type: "replace_with_bot", seat, level, version: st.version })) {
+              if (
+                this.socket.send({ type: "replace_with_bot", seat, level, version: st.version })
+              ) {
                 this.toast(t("handOver.sent"));
               }
             },
@@ -427,7 +439,8 @@ export class GamePage {
 
   renderTable(before) {
     const st = this.state;
-    const fresh = before && st.last_event && (!before.last_event || st.last_event.seq > before.last_event.seq);
+    const fresh =
+      before && st.last_event && (!before.last_event || st.last_event.seq > before.last_event.seq);
     const spot = fresh ? placedSpot(st.last_event, st.table) : null;
     const mineToPlace = this.myTurn("place");
     const snakes = renderSnakes({
@@ -439,7 +452,13 @@ export class GamePage {
     });
     replace(
       this.tableEl,
-      h("h2", { id: "table-title", class: "panel-title" }, t("table.title"), " ", h("span", { class: "cards-left" }, tn("table.cardsLeft", st.cards_left))),
+      h(
+        "h2",
+        { id: "table-title", class: "panel-title" },
+        t("table.title"),
+        " ",
+        h("span", { class: "cards-left" }, tn("table.cardsLeft", st.cards_left)),
+      ),
       h("div", { class: "table-scroll" }, snakes),
     );
   }
@@ -455,7 +474,15 @@ export class GamePage {
           "div",
           { class: "notice inline" },
           h("p", {}, t("game.botPlaysYou")),
-          h("button", { type: "button", class: "primary", onclick: () => this.socket.send({ type: "take_seat" }) }, t("game.takeBack")),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              onclick: () => this.socket.send({ type: "take_seat" }),
+            },
+            t("game.takeBack"),
+          ),
         ),
       );
     }
@@ -474,7 +501,15 @@ export class GamePage {
               {},
               h("span", { class: "share-seat" }, t("lobby.seatN", { n: seat.seat })),
               h("code", { class: "share-link" }, link),
-              h("button", { type: "button", class: "small", onclick: async () => (await copyText(link)) && this.toast(t("copy.done")) }, t("copy.button")),
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "small",
+                  onclick: async () => (await copyText(link)) && this.toast(t("copy.done")),
+                },
+                t("copy.button"),
+              ),
             );
           }),
         ),
@@ -486,8 +521,14 @@ export class GamePage {
         parts.push(h("p", { class: "result-line" }, result.headline));
       }
       parts.push(
-        h("div", { class: "buttons" },
-          h("button", { type: "button", class: "primary", onclick: () => this.showEnd() }, t("end.show")),
+        h(
+          "div",
+          { class: "buttons" },
+          h(
+            "button",
+            { type: "button", class: "primary", onclick: () => this.showEnd() },
+            t("end.show"),
+          ),
           h("a", { class: "button", href: `/g/${this.code}?view=replay` }, t("end.replay")),
         ),
       );
@@ -505,49 +546,17 @@ export class GamePage {
 
   renderText() {
     const st = this.state;
-    const visible = prefs.textView;
-    this.textEl.classList.toggle("visually-hidden", !visible);
-    const parts = [
-      h("h2", { id: "text-title" }, t("text.title")),
-      h("p", { class: "tv-status" }, `${t("text.turn", { n: st.turn + 1 })} · ${tn("table.cardsLeft", st.cards_left)} · ${this.statusText(st)}`),
-      h("h3", {}, t("text.snakes")),
-      st.table.length
-        ? h("ol", { class: "tv-snakes" }, st.table.map((snake, i) => h("li", {}, snakeText(i + 1, snake))))
-        : h("p", {}, t("table.empty")),
-      h("h3", {}, t("text.pits")),
-      h(
-        "ul",
-        { class: "tv-pits" },
-        st.seats.map((seat, i) =>
-          h(
-            "li",
-            {},
-            `${displayName(seat)}: ${scoreText(st.scores[i])}`,
-            st.pits[i].length ? `: ${st.pits[i].map(pitSnakeText).join("; ")}` : "",
-          ),
-        ),
-      ),
-    ];
-    if (visible && this.myTurn("draw")) {
-      parts.push(h("button", { type: "button", class: "primary tv-draw", onclick: () => this.draw(0) }, t("text.draw")));
+    let controls = null;
+    if (this.myTurn("draw")) controls = { onDraw: () => this.draw(0) };
+    if (this.myTurn("place")) {
+      controls = { legal: st.legal, drawn: st.drawn, onPlay: (action) => this.play(action) };
     }
-    if (visible && this.myTurn("place")) {
-      parts.push(
-        h("h3", {}, t("text.moves")),
-        h(
-          "ul",
-          { class: "tv-moves" },
-          st.legal.map((action) =>
-            h("li", {}, h("button", { type: "button", class: "tv-move", dataset: { action }, onclick: () => this.play(action) }, actionText(action, st.drawn))),
-          ),
-        ),
-      );
-    }
-    if (st.result) {
-      const result = describeResult(st.result, this.scoring(), st.seats.map(displayName));
-      parts.push(h("p", { class: "tv-result" }, `${result.headline} ${result.how}`));
-    }
-    replace(this.textEl, ...parts);
+    const status = [
+      t("text.turn", { n: st.turn + 1 }),
+      tn("table.cardsLeft", st.cards_left),
+      this.statusText(st),
+    ].join(" · ");
+    renderTextView(this.textEl, { ...st, status, scoring: this.scoring() }, controls);
   }
 
   /** Something that names the focused control, to find it again after drawing. */
@@ -556,7 +565,8 @@ export class GamePage {
     if (!active || active === document.body) return { lost: true };
     if (!this.root.contains(active)) return null;
     if (active.classList.contains("fan-card")) return { selector: ".fan-card[tabindex='0']" };
-    if (active.dataset.action) return { selector: `.${active.classList[0]}[data-action="${active.dataset.action}"]` };
+    if (active.dataset.action)
+      return { selector: `.${active.classList[0]}[data-action="${active.dataset.action}"]` };
     return { lost: true };
   }
 
@@ -565,7 +575,8 @@ export class GamePage {
     const active = document.activeElement;
     if (active && active !== document.body && this.root.contains(active)) return;
     let target = key.selector ? this.root.querySelector(key.selector) : null;
-    if (!target && this.myTurn("draw")) target = this.handEl.querySelector(".fan-card[tabindex='0']");
+    if (!target && this.myTurn("draw"))
+      target = this.handEl.querySelector(".fan-card[tabindex='0']");
     if (!target && this.myTurn("place")) target = this.tableEl.querySelector(".ghost");
     if (target && !this.endEl.open) target.focus({ preventScroll: false });
   }
@@ -591,21 +602,48 @@ export class GamePage {
       this.endEl,
       h("div", { class: "end-confetti", "aria-hidden": "true" }),
       h("h2", { id: "end-title" }, result.headline),
-      h("p", { class: "end-how", dataset: { tieBreak: result.tieBreak ? "yes" : "no" } }, result.how),
+      h(
+        "p",
+        { class: "end-how", dataset: { tieBreak: result.tieBreak ? "yes" : "no" } },
+        result.how,
+      ),
       h(
         "table",
         { class: "end-scores" },
         h("caption", { class: "visually-hidden" }, t("end.scores")),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("end.player")), h("th", { scope: "col" }, t("measure.cards")), h("th", { scope: "col" }, t("measure.snakes")), h("th", { scope: "col" }, t("measure.longest")))),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("end.player")),
+            h("th", { scope: "col" }, t("measure.cards")),
+            h("th", { scope: "col" }, t("measure.snakes")),
+            h("th", { scope: "col" }, t("measure.longest")),
+          ),
+        ),
         h("tbody", {}, rows),
       ),
       h(
         "div",
         { class: "buttons" },
         h("a", { class: "button primary", href: `/g/${this.code}?view=replay` }, t("end.replay")),
-        h("a", { class: "button", href: api.gameRecordUrl(this.code), download: `hisss-${this.code}.json` }, t("end.download")),
+        h(
+          "a",
+          {
+            class: "button",
+            href: api.gameRecordUrl(this.code),
+            download: `hisss-${this.code}.json`,
+          },
+          t("end.download"),
+        ),
         h("a", { class: "button", href: "/" }, t("end.newGame")),
-        h("button", { type: "button", class: "end-close", onclick: () => this.endEl.close() }, t("end.close")),
+        h(
+          "button",
+          { type: "button", class: "end-close", onclick: () => this.endEl.close() },
+          t("end.close"),
+        ),
       ),
     );
     if (!this.endEl.open) this.endEl.showModal();

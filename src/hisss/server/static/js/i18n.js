@@ -42,7 +42,9 @@ export function currentLanguage() {
 /** The text of `key` with {placeholders} filled from `params`. */
 export function t(key, params = {}) {
   const text = catalog[key] ?? fallback[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole,
+  );
 }
 
 /** True when the catalogs have `key`. */

@@ -11,7 +11,13 @@ const REFRESH_MS = 5000;
 const MAX_SEATS = 5;
 
 function field(label, control, help = null) {
-  return h("div", { class: "field" }, h("label", { for: control.id }, label), control, help ? h("p", { class: "help" }, help) : null);
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: control.id }, label),
+    control,
+    help ? h("p", { class: "help" }, help) : null,
+  );
 }
 
 let uid = 0;
@@ -67,7 +73,13 @@ export class LobbyPage {
             "details",
             { class: "how-to" },
             h("summary", {}, t("lobby.howTo")),
-            h("ol", {}, ["rule1", "rule2", "rule3", "rule4", "rule5"].map((k) => h("li", {}, t(`lobby.${k}`)))),
+            h(
+              "ol",
+              {},
+              ["rule1", "rule2", "rule3", "rule4", "rule5"].map((k) =>
+                h("li", {}, t(`lobby.${k}`)),
+              ),
+            ),
           ),
         ),
         this.created ? this.renderCreated() : this.renderCreate(),
@@ -82,19 +94,36 @@ export class LobbyPage {
   // ------------------------------------------------------------------------ creating
 
   renderCreate() {
-    const opts = this.options || { presets: { classic: {}, pl: {} }, decks: { rainbow: { size: 50 } }, levels: [] };
-    const levels = opts.levels.length ? opts.levels.map((l) => l.name) : ["easy", "medium", "hard", "expert", "gentle"];
-    const title = h("input", { id: nextId("title"), name: "title", maxlength: 80, autocomplete: "off" });
+    const opts = this.options || {
+      presets: { classic: {}, pl: {} },
+      decks: { rainbow: { size: 50 } },
+      levels: [],
+    };
+    const levels = opts.levels.length
+      ? opts.levels.map((l) => l.name)
+      : ["easy", "medium", "hard", "expert", "gentle"];
+    const title = h("input", {
+      id: nextId("title"),
+      name: "title",
+      maxlength: 80,
+      autocomplete: "off",
+    });
     const preset = h(
       "select",
       { id: nextId("preset"), name: "rules" },
-      Object.keys(opts.presets).map((name) => h("option", { value: name }, has(`preset.${name}`) ? t(`preset.${name}`) : name)),
+      Object.keys(opts.presets).map((name) =>
+        h("option", { value: name }, has(`preset.${name}`) ? t(`preset.${name}`) : name),
+      ),
     );
     const deck = h(
       "select",
       { id: nextId("deck"), name: "deck" },
       Object.entries(opts.decks).map(([name, info]) =>
-        h("option", { value: name }, `${has(`deck.${name}`) ? t(`deck.${name}`) : name} (${tn("deck.cards", info.size)})`),
+        h(
+          "option",
+          { value: name },
+          `${has(`deck.${name}`) ? t(`deck.${name}`) : name} (${tn("deck.cards", info.size)})`,
+        ),
       ),
     );
     const forcedId = nextId("forced");
@@ -123,7 +152,11 @@ export class LobbyPage {
             const nameId = nextId("name");
             const openId = nextId("open");
             detail = [
-              h("label", { for: nameId, class: "visually-hidden" }, t("lobby.seatName", { n: i + 1 })),
+              h(
+                "label",
+                { for: nameId, class: "visually-hidden" },
+                t("lobby.seatName", { n: i + 1 }),
+              ),
               h("input", {
                 id: nameId,
                 class: "seat-name-input",
@@ -138,18 +171,38 @@ export class LobbyPage {
               h(
                 "span",
                 { class: "check" },
-                h("input", { type: "checkbox", id: openId, class: "seat-open", checked: seat.open, onchange: (e) => (seat.open = e.target.checked) }),
+                h("input", {
+                  type: "checkbox",
+                  id: openId,
+                  class: "seat-open",
+                  checked: seat.open,
+                  onchange: (e) => (seat.open = e.target.checked),
+                }),
                 h("label", { for: openId }, t("lobby.openSeat")),
               ),
             ];
           } else {
             const levelId = nextId("level");
             detail = [
-              h("label", { for: levelId, class: "visually-hidden" }, t("lobby.seatLevel", { n: i + 1 })),
+              h(
+                "label",
+                { for: levelId, class: "visually-hidden" },
+                t("lobby.seatLevel", { n: i + 1 }),
+              ),
               h(
                 "select",
-                { id: levelId, class: "seat-level", onchange: (e) => (seat.level = e.target.value) },
-                levels.map((level) => h("option", { value: level, selected: seat.level === level }, `${t(`level.${level}`)} – ${t(`levelHelp.${level}`)}`)),
+                {
+                  id: levelId,
+                  class: "seat-level",
+                  onchange: (e) => (seat.level = e.target.value),
+                },
+                levels.map((level) =>
+                  h(
+                    "option",
+                    { value: level, selected: seat.level === level },
+                    `${t(`level.${level}`)} – ${t(`levelHelp.${level}`)}`,
+                  ),
+                ),
               ),
             ];
           }
@@ -185,7 +238,8 @@ export class LobbyPage {
         type: "button",
         class: "small add-seat",
         onclick: () => {
-          if (this.seats.length < MAX_SEATS) this.seats.push({ kind: "bot", name: "", level: "medium", open: false });
+          if (this.seats.length < MAX_SEATS)
+            this.seats.push({ kind: "bot", name: "", level: "medium", open: false });
           drawSeats();
         },
       },
@@ -225,7 +279,12 @@ export class LobbyPage {
       },
       h("h2", { id: "create-title" }, t("lobby.create")),
       field(t("lobby.gameTitle"), title),
-      h("div", { class: "field-row" }, field(t("lobby.rules"), preset), field(t("lobby.deck"), deck)),
+      h(
+        "div",
+        { class: "field-row" },
+        field(t("lobby.rules"), preset),
+        field(t("lobby.deck"), deck),
+      ),
       h("div", { class: "check" }, forced, h("label", { for: forcedId }, t("lobby.forced"))),
       h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatList, addSeat),
       h("button", { type: "submit", class: "primary create-button" }, t("lobby.createButton")),
@@ -238,11 +297,24 @@ export class LobbyPage {
     const game = this.created;
     const url = (path) => `${location.origin}${path}`;
     const copy = (text) =>
-      h("button", { type: "button", class: "small copy", onclick: async () => (await copyText(text)) && this.toast(t("copy.done")) }, t("copy.button"));
+      h(
+        "button",
+        {
+          type: "button",
+          class: "small copy",
+          onclick: async () => (await copyText(text)) && this.toast(t("copy.done")),
+        },
+        t("copy.button"),
+      );
     const rows = game.seats.map((seat) => {
       const name = displayName(seat);
       if (seat.kind === "bot") {
-        return h("li", { class: "share-row" }, h("span", { class: "share-seat" }, t("lobby.seatN", { n: seat.seat })), h("span", {}, name));
+        return h(
+          "li",
+          { class: "share-row" },
+          h("span", { class: "share-seat" }, t("lobby.seatN", { n: seat.seat })),
+          h("span", {}, name),
+        );
       }
       const link = url(seat.link);
       return h(
@@ -270,9 +342,25 @@ export class LobbyPage {
       { class: "panel created", "aria-labelledby": "created-title" },
       h("h2", { id: "created-title", tabindex: -1 }, t("lobby.createdTitle", { code: game.code })),
       h("p", {}, t("lobby.createdHelp")),
-      h("p", { class: "code-line" }, t("lobby.code"), " ", h("strong", { class: "game-code" }, game.code), " ", copy(game.code)),
+      h(
+        "p",
+        { class: "code-line" },
+        t("lobby.code"),
+        " ",
+        h("strong", { class: "game-code" }, game.code),
+        " ",
+        copy(game.code),
+      ),
       h("ul", { class: "share-list" }, rows),
-      h("p", {}, t("lobby.watchLink"), " ", h("code", { class: "share-link" }, url(game.watch)), " ", copy(url(game.watch))),
+      h(
+        "p",
+        {},
+        t("lobby.watchLink"),
+        " ",
+        h("code", { class: "share-link" }, url(game.watch)),
+        " ",
+        copy(url(game.watch)),
+      ),
       h(
         "button",
         {
@@ -292,11 +380,27 @@ export class LobbyPage {
   renderJoin() {
     const codeId = nextId("code");
     const nameId = nextId("jname");
-    const code = h("input", { id: codeId, name: "code", autocomplete: "off", spellcheck: "false", placeholder: "QB9H4D" });
-    const name = h("input", { id: nameId, name: "name", maxlength: 40, value: prefs.playerName, autocomplete: "nickname" });
+    const code = h("input", {
+      id: codeId,
+      name: "code",
+      autocomplete: "off",
+      spellcheck: "false",
+      placeholder: "QB9H4D",
+    });
+    const name = h("input", {
+      id: nameId,
+      name: "name",
+      maxlength: 40,
+      value: prefs.playerName,
+      autocomplete: "nickname",
+    });
     const error = h("p", { class: "form-error", role: "alert" });
     this.joinName = name;
-    const watch = h("button", { type: "button", class: "watch-button", onclick: () => this.watch(code.value, error) }, t("lobby.watch"));
+    const watch = h(
+      "button",
+      { type: "button", class: "watch-button", onclick: () => this.watch(code.value, error) },
+      t("lobby.watch"),
+    );
     return h(
       "form",
       {
@@ -310,7 +414,12 @@ export class LobbyPage {
       h("h2", { id: "join-title" }, t("lobby.join")),
       field(t("lobby.codeOrLink"), code, t("lobby.codeHelp")),
       field(t("join.name"), name),
-      h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary join-button" }, t("join.button")), watch),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { type: "submit", class: "primary join-button" }, t("join.button")),
+        watch,
+      ),
       error,
     );
   }
@@ -373,7 +482,12 @@ export class LobbyPage {
 
   renderUpload() {
     const fileId = nextId("record");
-    const file = h("input", { type: "file", id: fileId, accept: ".json,application/json", class: "record-file" });
+    const file = h("input", {
+      type: "file",
+      id: fileId,
+      accept: ".json,application/json",
+      class: "record-file",
+    });
     const error = h("p", { class: "form-error", role: "alert" });
     return h(
       "form",
@@ -392,7 +506,9 @@ export class LobbyPage {
             const stored = await api.upload(await chosen.text());
             location.href = stored.link;
           } catch (failure) {
-            error.textContent = t("upload.bad", { reason: failure.code === "bad_record" ? failure.message : errorText(failure) });
+            error.textContent = t("upload.bad", {
+              reason: failure.code === "bad_record" ? failure.message : errorText(failure),
+            });
           }
         },
       },
@@ -416,7 +532,10 @@ export class LobbyPage {
 
   renderLists() {
     if (!this.listsEl || !this.listsEl.isConnected) return;
-    const focused = document.activeElement && this.listsEl.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const focused =
+      document.activeElement && this.listsEl.contains(document.activeElement)
+        ? document.activeElement.dataset.key
+        : null;
     const section = (status) => {
       const games = this.lists[status] || [];
       return h(
@@ -424,7 +543,11 @@ export class LobbyPage {
         { class: `game-list list-${status}` },
         h("h3", {}, t(`lists.${status}`)),
         games.length
-          ? h("ul", {}, games.map((game) => this.gameItem(game, status)))
+          ? h(
+              "ul",
+              {},
+              games.map((game) => this.gameItem(game, status)),
+            )
           : h("p", { class: "empty" }, t(`lists.${status}Empty`)),
       );
     };
@@ -440,7 +563,9 @@ export class LobbyPage {
   }
 
   gameItem(game, status) {
-    const names = game.seats.map((seat) => (seat.open ? t("seat.open") : displayName(seat))).join(", ");
+    const names = game.seats
+      .map((seat) => (seat.open ? t("seat.open") : displayName(seat)))
+      .join(", ");
     const label = game.title || game.code;
     const actions = [];
     if (status === "open") {
@@ -452,26 +577,61 @@ export class LobbyPage {
             class: "small primary",
             dataset: { key: `join-${game.code}` },
             "aria-label": t("lists.joinGame", { game: label }),
-            onclick: (event) => this.join(game.code, this.joinName ? this.joinName.value : "", event.target.closest("li").querySelector(".form-error")),
+            onclick: (event) =>
+              this.join(
+                game.code,
+                this.joinName ? this.joinName.value : "",
+                event.target.closest("li").querySelector(".form-error"),
+              ),
           },
           t("join.button"),
         ),
       );
     }
     actions.push(
-      h("a", { class: "button small", href: `/g/${game.code}`, "aria-label": t("lists.watchGame", { game: label }) }, status === "finished" ? t("lists.result") : t("lobby.watch")),
+      h(
+        "a",
+        {
+          class: "button small",
+          href: `/g/${game.code}`,
+          "aria-label": t("lists.watchGame", { game: label }),
+        },
+        status === "finished" ? t("lists.result") : t("lobby.watch"),
+      ),
     );
     if (status === "finished") {
-      actions.push(h("a", { class: "button small", href: `/g/${game.code}?view=replay`, "aria-label": t("lists.replayGame", { game: label }) }, t("end.replay")));
+      actions.push(
+        h(
+          "a",
+          {
+            class: "button small",
+            href: `/g/${game.code}?view=replay`,
+            "aria-label": t("lists.replayGame", { game: label }),
+          },
+          t("end.replay"),
+        ),
+      );
     }
-    let detail = `${tn("lists.players", game.players)} · ${has(`deck.${game.deck}`) ? t(`deck.${game.deck}`) : game.deck}`;
+    const deck = has(`deck.${game.deck}`) ? t(`deck.${game.deck}`) : game.deck;
+    let detail = `${tn("lists.players", game.players)} · ${deck}`;
     if (game.result) {
-      detail += ` · ${t("lists.won", { names: game.result.winners.map((w) => displayName(game.seats[w - 1])).join(", ") })}`;
+      const winners = game.result.winners.map((w) => displayName(game.seats[w - 1]));
+      detail += ` · ${t("lists.won", { names: winners.join(", ") })}`;
     }
     return h(
       "li",
       { class: "game-item", dataset: { code: game.code } },
-      h("div", { class: "game-item-text" }, h("strong", {}, label), " ", h("span", { class: "game-item-code" }, game.title ? game.code : ""), h("br"), h("span", { class: "game-item-names" }, names), h("br"), h("span", { class: "game-item-detail" }, detail)),
+      h(
+        "div",
+        { class: "game-item-text" },
+        h("strong", {}, label),
+        " ",
+        h("span", { class: "game-item-code" }, game.title ? game.code : ""),
+        h("br"),
+        h("span", { class: "game-item-names" }, names),
+        h("br"),
+        h("span", { class: "game-item-detail" }, detail),
+      ),
       h("div", { class: "game-item-actions" }, actions),
       h("p", { class: "form-error", role: "alert" }),
     );

@@ -34,14 +34,23 @@ export function awayNow(seat, receivedAt) {
  * The seat panels: name, kind, presence, scores and pit of each seat. `handOver` (optional):
  * {limit, levels, receivedAt, onHand(seat, level)} offers to hand away seats to a bot.
  */
-export function renderSeats({ seats, scores, pits, toMove = null, mine = null, winners = [], handOver = null }) {
+export function renderSeats({
+  seats,
+  scores,
+  pits,
+  toMove = null,
+  mine = null,
+  winners = [],
+  handOver = null,
+}) {
   const list = h("ol", { class: "seat-list" });
   seats.forEach((seat, i) => {
     const number = i + 1;
     const info = typeof seat === "string" ? { name: seat, kind: "person", connected: true } : seat;
     const tags = [];
     if (number === mine) tags.push(t("seat.you"));
-    if (info.kind === "bot" && info.level) tags.push(t("seat.bot", { level: t(`level.${info.level}`) }));
+    if (info.kind === "bot" && info.level)
+      tags.push(t("seat.bot", { level: t(`level.${info.level}`) }));
     if (info.open) tags.push(t("seat.open"));
     else if (info.kind === "person" && info.connected === false) tags.push(t("seat.away"));
     const score = scores[i];
@@ -66,7 +75,11 @@ export function renderSeats({ seats, scores, pits, toMove = null, mine = null, w
           select,
           h(
             "button",
-            { type: "button", class: "small", onclick: () => handOver.onHand(number, select.value) },
+            {
+              type: "button",
+              class: "small",
+              onclick: () => handOver.onHand(number, select.value),
+            },
             t("handOver.button"),
           ),
         );
@@ -74,7 +87,9 @@ export function renderSeats({ seats, scores, pits, toMove = null, mine = null, w
         offer = h(
           "p",
           { class: "hand-over-wait" },
-          t(info.open ? "handOver.waitOpen" : "handOver.wait", { n: Math.ceil(handOver.limit - away) }),
+          t(info.open ? "handOver.waitOpen" : "handOver.wait", {
+            n: Math.ceil(handOver.limit - away),
+          }),
         );
       }
     }
@@ -101,7 +116,11 @@ export function renderSeats({ seats, scores, pits, toMove = null, mine = null, w
           ` · ${tn("score.snakes", score.snakes)} · ${t("score.longest", { n: score.longest })}`,
         ),
         pits[i].length
-          ? h("ul", { class: "pit", "aria-label": t("pit.label", { name: displayName(info) }) }, pits[i].map(miniSnake))
+          ? h(
+              "ul",
+              { class: "pit", "aria-label": t("pit.label", { name: displayName(info) }) },
+              pits[i].map(miniSnake),
+            )
           : null,
         offer,
       ),

@@ -2,18 +2,25 @@
 // through turn by turn with buttons, a slider or the keyboard, and downloadable as a record.
 
 import { api } from "./api.js";
-import { actionText, cardName, pitSnakeText, snakeText } from "./cards.js";
+import { actionText, cardName, pitSnakeText } from "./cards.js";
 import { h, replace, s } from "./dom.js";
 import { errorText, t, tn } from "./i18n.js";
-import { describeResult, displayName, renderSeats, scoreText } from "./people.js";
-import { prefs } from "./prefs.js";
+import { describeResult, displayName, renderSeats } from "./people.js";
 import { placedSpot, renderDrawn, renderSnakes } from "./table.js";
+import { renderTextView } from "./textview.js";
 
 /** A small step icon (16x16 path). */
 function stepIcon(path) {
   return s(
     "svg",
-    { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false", class: "icon" },
+    {
+      viewBox: "0 0 16 16",
+      width: 16,
+      height: 16,
+      "aria-hidden": "true",
+      focusable: "false",
+      class: "icon",
+    },
     s("path", { d: path, fill: "currentColor" }),
   );
 }
@@ -38,7 +45,9 @@ export class ReplayPage {
     replace(this.main, h("p", { class: "loading" }, t("replay.loading")));
     try {
       this.summary =
-        this.source.kind === "game" ? await api.game(this.source.key) : await api.replay(this.source.key);
+        this.source.kind === "game"
+          ? await api.game(this.source.key)
+          : await api.replay(this.source.key);
     } catch (error) {
       this.fail(errorText(error));
       return;
@@ -53,7 +62,10 @@ export class ReplayPage {
     const wanted = Number(new URLSearchParams(location.search).get("step"));
     this.build();
     document.addEventListener("keydown", this.onKey);
-    await this.go(Number.isInteger(wanted) && wanted >= 0 ? Math.min(wanted, this.steps) : 0, false);
+    await this.go(
+      Number.isInteger(wanted) && wanted >= 0 ? Math.min(wanted, this.steps) : 0,
+      false,
+    );
   }
 
   fail(text, back = null) {
@@ -110,7 +122,12 @@ export class ReplayPage {
       oninput: () => this.go(Number(this.slider.value)),
     });
     const button = (cls, label, icon, go) =>
-      h("button", { type: "button", class: `replay-${cls}`, title: label, onclick: go }, stepIcon(icon), h("span", { class: "btn-text" }, label));
+      h(
+        "button",
+        { type: "button", class: `replay-${cls}`, title: label, onclick: go },
+        stepIcon(icon),
+        h("span", { class: "btn-text" }, label),
+      );
     this.eventEl = h("p", { class: "replay-event" });
     this.seatsEl = h("aside", { class: "seats", "aria-labelledby": "seats-title" });
     this.tableEl = h("section", { class: "table-area", "aria-labelledby": "table-title" });
@@ -127,8 +144,14 @@ export class ReplayPage {
         h(
           "div",
           { class: "bar-tools" },
-          h("a", { class: "button small replay-download", href: this.recordUrl, download: "" }, t("replay.download")),
-          this.source.kind === "game" ? h("a", { class: "button small", href: `/g/${this.summary.code}` }, t("replay.toGame")) : null,
+          h(
+            "a",
+            { class: "button small replay-download", href: this.recordUrl, download: "" },
+            t("replay.download"),
+          ),
+          this.source.kind === "game"
+            ? h("a", { class: "button small", href: `/g/${this.summary.code}` }, t("replay.toGame"))
+            : null,
         ),
       ),
       h(
@@ -202,7 +225,12 @@ export class ReplayPage {
     this.counter.textContent = this.counterText();
     this.slider.value = view.step;
     this.eventEl.textContent = this.eventText(view);
-    for (const [cls, off] of [["first", view.step === 0], ["prev", view.step === 0], ["next", view.step === this.steps], ["last", view.step === this.steps]]) {
+    for (const [cls, off] of [
+      ["first", view.step === 0],
+      ["prev", view.step === 0],
+      ["next", view.step === this.steps],
+      ["last", view.step === this.steps],
+    ]) {
       const control = this.root.querySelector(`.replay-${cls}`);
       control.setAttribute("aria-disabled", off ? "true" : "false");
     }
@@ -220,7 +248,13 @@ export class ReplayPage {
     );
     replace(
       this.tableEl,
-      h("h2", { id: "table-title", class: "panel-title" }, t("table.title"), " ", h("span", { class: "cards-left" }, tn("table.cardsLeft", view.cards_left))),
+      h(
+        "h2",
+        { id: "table-title", class: "panel-title" },
+        t("table.title"),
+        " ",
+        h("span", { class: "cards-left" }, tn("table.cardsLeft", view.cards_left)),
+      ),
       h("div", { class: "table-scroll" }, renderSnakes({ table: view.table, spot })),
     );
     const hand = [h("h2", { id: "hand-title", class: "panel-title" }, t("replay.lastCard"))];
@@ -228,20 +262,21 @@ export class ReplayPage {
     if (event && event.card) hand.push(renderDrawn(event.card));
     if (view.result) {
       const result = describeResult(view.result, this.scoring, view.seats.map(displayName));
-      hand.push(h("div", { class: "replay-result" }, h("p", { class: "result-line" }, result.headline), h("p", { class: "end-how", dataset: { tieBreak: result.tieBreak ? "yes" : "no" } }, result.how)));
+      hand.push(
+        h(
+          "div",
+          { class: "replay-result" },
+          h("p", { class: "result-line" }, result.headline),
+          h(
+            "p",
+            { class: "end-how", dataset: { tieBreak: result.tieBreak ? "yes" : "no" } },
+            result.how,
+          ),
+        ),
+      );
     }
     replace(this.handEl, ...hand);
-    this.textEl.classList.toggle("visually-hidden", !prefs.textView);
-    replace(
-      this.textEl,
-      h("h2", { id: "text-title" }, t("text.title")),
-      h("p", { class: "tv-status" }, `${this.counterText()} · ${this.eventText(view)}`),
-      h("h3", {}, t("text.snakes")),
-      view.table.length
-        ? h("ol", { class: "tv-snakes" }, view.table.map((snake, i) => h("li", {}, snakeText(i + 1, snake))))
-        : h("p", {}, t("table.empty")),
-      h("h3", {}, t("text.pits")),
-      h("ul", { class: "tv-pits" }, view.seats.map((seat, i) => h("li", {}, `${displayName(seat)}: ${scoreText(view.scores[i])}`, view.pits[i].length ? `: ${view.pits[i].map(pitSnakeText).join("; ")}` : ""))),
-    );
+    const status = `${this.counterText()} · ${this.eventText(view)}`;
+    renderTextView(this.textEl, { ...view, status, scoring: this.scoring });
   }
 }

@@ -114,7 +114,12 @@ export function renderSnakes({ table, drawn = null, legal = [], onPlay = null, s
         "li",
         { class: "snake snake-new" },
         h("span", { class: "snake-no", "aria-hidden": "true" }, "+"),
-        h("div", { class: "snake-row" }, newGhost, h("span", { class: "new-label" }, t("table.newSnake"))),
+        h(
+          "div",
+          { class: "snake-row" },
+          newGhost,
+          h("span", { class: "new-label" }, t("table.newSnake")),
+        ),
       ),
     );
   }
@@ -143,7 +148,11 @@ export function miniSnake(text) {
     "li",
     { class: "mini-snake", dataset: { cards: text }, title: pitSnakeText(text) },
     h("span", { class: "visually-hidden" }, pitSnakeText(text)),
-    h("span", { class: "mini-row", "aria-hidden": "true" }, parseSnake(text).map((c) => cardSvg(c))),
+    h(
+      "span",
+      { class: "mini-row", "aria-hidden": "true" },
+      parseSnake(text).map((c) => cardSvg(c)),
+    ),
   );
 }
 
