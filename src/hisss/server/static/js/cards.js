@@ -156,12 +156,12 @@ function mark(colour, x) {
   const [tag, attrs] = SYMBOLS[colour];
   return s(
     "g",
-    { class: "cb-mark", transform: `translate(${x - 16} 29)` },
-    s("rect", { width: 32, height: 22, rx: 6, class: "cb-badge" }),
-    s("g", { transform: "translate(3 5)" }, s(tag, { ...attrs, class: "cb-symbol" })),
+    { class: "cb-mark", transform: `translate(${x - 21} 25)` },
+    s("rect", { width: 42, height: 30, rx: 7, class: "cb-badge" }),
+    s("g", { transform: "translate(3.5 6) scale(1.5)" }, s(tag, { ...attrs, class: "cb-symbol" })),
     s(
       "text",
-      { x: 23, y: 16.5, "text-anchor": "middle", class: "cb-letter" },
+      { x: 31, y: 23, "text-anchor": "middle", class: "cb-letter" },
       t(`colour.${colour}.letter`),
     ),
   );
@@ -223,7 +223,7 @@ export function cardSvg(card, { flip = false, extraClass = "" } = {}) {
         class: "scales",
       }),
     );
-    marks.push(mark(c.a, 22), mark(c.b, 98));
+    marks.push(mark(c.a, 24), mark(c.b, 96));
   } else if (c.kind === "H") {
     const fill = wild ? `url(#${id})` : paint(c.a);
     if (wild) defs.append(rainbow(id, true));
@@ -235,7 +235,7 @@ export function cardSvg(card, { flip = false, extraClass = "" } = {}) {
       s("circle", { cx: 35, cy: 30, r: 4, class: "pupil" }),
       s("path", { d: "M18 48Q34 56 52 50", class: "mouth" }),
     );
-    marks.push(mark(wild ? "wild" : c.a, flip ? 22 : 98));
+    marks.push(mark(wild ? "wild" : c.a, flip ? 24 : 96));
   } else {
     const fill = wild ? `url(#${id})` : paint(c.a);
     if (wild) defs.append(rainbow(id, true));
@@ -243,7 +243,7 @@ export function cardSvg(card, { flip = false, extraClass = "" } = {}) {
       s("path", { d: TAIL_SHAPE, fill, class: "body" }),
       s("path", { d: "M40 28v24M60 30v20M78 33v14", class: "scales" }),
     );
-    marks.push(mark(wild ? "wild" : c.a, flip ? 98 : 22));
+    marks.push(mark(wild ? "wild" : c.a, flip ? 96 : 24));
   }
   svg.append(...marks);
   return svg;
