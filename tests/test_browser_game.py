@@ -251,7 +251,11 @@ def test_an_away_seat_is_handed_to_a_bot_and_taken_back(server: Server, browser:
     expect(olek_seat.locator(".seat-tags")).to_contain_text("away")
     button = olek_seat.get_by_role("button", name="Hand the seat to a bot")
     expect(button).to_be_visible(timeout=5000)
-    olek_seat.get_by_role("combobox").select_option("easy")
+    level = olek_seat.get_by_role("combobox")
+    level.focus()
+    ala.wait_for_timeout(1200)  # the countdown does not redraw the list while it has the focus
+    expect(level).to_be_focused()
+    level.select_option("easy")
     button.click()
     expect(olek_seat.locator(".seat-tags")).to_contain_text("bot, easy")
     expect(ala.locator("#announcer")).to_contain_text("played by a bot")

@@ -83,6 +83,11 @@ def test_create_share_join_by_code_and_by_link_and_watch(server: Server, browser
     expect(spectator.locator(".notice")).to_contain_text("You are watching")
     assert spectator.locator(".seat.mine").count() == 0
     assert spectator.locator(".fan-active").count() == 0
+    # A code that names no game says so, and offers the way back.
+    lost = open_page(viewer, watch, server.url + "/g/NOSUCH")
+    expect(lost.locator(".notice")).to_contain_text("There is no game with the code NOSUCH")
+    lost.get_by_role("link", name="Back to the lobby").first.click()
+    lost.wait_for_selector(".lobby")
     watch.check(server)
     for context in (host, guest, ewa, viewer):
         context.close()

@@ -399,7 +399,10 @@ export class GamePage {
     const someoneAway =
       st.status !== "finished" && st.seats.some((x) => x.kind === "person" && !x.connected);
     if (someoneAway && this.mine !== null) {
-      this.awayTimer = setInterval(() => this.renderSeatsPanel(), 1000);
+      this.awayTimer = setInterval(() => {
+        // Counting down to "hand the seat to a bot"; never while the player is choosing a level.
+        if (!this.seatsEl.contains(document.activeElement)) this.renderSeatsPanel();
+      }, 1000);
     }
   }
 
