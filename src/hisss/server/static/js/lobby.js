@@ -1,0 +1,639 @@
+// The lobby (/): create a game, share its seats' links, join by link or code, watch, upload a
+// record to replay, and the lists of open, running and recent games.
+
+import { api } from "./api.js";
+import { copyText, h, replace } from "./dom.js";
+import { errorText, has, t, tn } from "./i18n.js";
+import { displayName } from "./people.js";
+import { prefs, rememberSeat } from "./prefs.js";
+
+const REFRESH_MS = 5000;
+const MAX_SEATS = 5;
+
+function field(label, control, help = null) {
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: control.id }, label),
+    control,
+    help ? h("p", { class: "help" }, help) : null,
+  );
+}
+
+let uid = 0;
+const nextId = (prefix) => `${prefix}-${++uid}`;
+
+export class LobbyPage {
+  constructor(main, { announce, toast }) {
+    this.main = main;
+    this.announce = announce;
+    this.toast = toast;
+    this.options = null;
+    this.seats = [
+      { kind: "person", name: prefs.playerName, level: "medium", open: false },
+      { kind: "bot", name: "", level: "medium", open: false },
+    ];
+    this.created = null;
+    this.lists = null;
+    this.timer = null;
+  }
+
+  async start() {
+    try {
+      this.options = await api.options();
+    } catch (error) {
+      this.options = null;
+      this.toast(errorText(error));
+    }
+    this.render();
+    this.refresh();
+    this.timer = setInterval(() => {
+      if (document.visibilityState === "visible") this.refresh();
+    }, REFRESH_MS);
+  }
+
+  rerender() {
+    this.render();
+    if (this.lists) this.renderLists();
+  }
+
+  render() {
+    this.listsEl = h("section", { class: "panel lists", "aria-labelledby": "lists-title" });
+    replace(
+      this.main,
+      h(
+        "div",
+        { class: "lobby" },
+        h(
+          "section",
+          { class: "hero" },
+          h("h1", {}, t("app.name")),
+          h("p", { class: "tagline" }, t("lobby.tagline")),
+          h(
+            "details",
+            { class: "how-to" },
+            h("summary", {}, t("lobby.howTo")),
+            h(
+              "ol",
+              {},
+              ["rule1", "rule2", "rule3", "rule4", "rule5"].map((k) =>
+                h("li", {}, t(`lobby.${k}`)),
+              ),
+            ),
+          ),
+        ),
+        this.created ? this.renderCreated() : this.renderCreate(),
+        this.renderJoin(),
+        this.renderUpload(),
+        this.listsEl,
+      ),
+    );
+    if (this.lists) this.renderLists();
+  }
+
+  // ------------------------------------------------------------------------ creating
+
+  renderCreate() {
+    const opts = this.options || {
+      presets: { classic: {}, pl: {} },
+      decks: { rainbow: { size: 50 } },
+      levels: [],
+    };
+    const levels = opts.levels.length
+      ? opts.levels.map((l) => l.name)
+      : ["easy", "medium", "hard", "expert", "gentle"];
+    const title = h("input", {
+      id: nextId("title"),
+      name: "title",
+      maxlength: 80,
+      autocomplete: "off",
+    });
+    const preset = h(
+      "select",
+      { id: nextId("preset"), name: "rules" },
+      Object.keys(opts.presets).map((name) =>
+        h("option", { value: name }, has(`preset.${name}`) ? t(`preset.${name}`) : name),
+      ),
+    );
+    const deck = h(
+      "select",
+      { id: nextId("deck"), name: "deck" },
+      Object.entries(opts.decks).map(([name, info]) =>
+        h(
+          "option",
+          { value: name },
+          `${has(`deck.${name}`) ? t(`deck.${name}`) : name} (${tn("deck.cards", info.size)})`,
+        ),
+      ),
+    );
+    const forcedId = nextId("forced");
+    const forced = h("input", { type: "checkbox", id: forcedId, name: "forced", checked: true });
+    const seatList = h("ol", { class: "seat-setup" });
+    const drawSeats = () => {
+      replace(
+        seatList,
+        this.seats.map((seat, i) => {
+          const kindId = nextId("kind");
+          const kind = h(
+            "select",
+            {
+              id: kindId,
+              class: "seat-kind",
+              onchange: () => {
+                seat.kind = kind.value;
+                drawSeats();
+              },
+            },
+            h("option", { value: "person", selected: seat.kind === "person" }, t("lobby.person")),
+            h("option", { value: "bot", selected: seat.kind === "bot" }, t("lobby.bot")),
+          );
+          let detail;
+          if (seat.kind === "person") {
+            const nameId = nextId("name");
+            const openId = nextId("open");
+            detail = [
+              h(
+                "label",
+                { for: nameId, class: "visually-hidden" },
+                t("lobby.seatName", { n: i + 1 }),
+              ),
+              h("input", {
+                id: nameId,
+                class: "seat-name-input",
+                maxlength: 40,
+                placeholder: t("seat.playerName", { n: i + 1 }),
+                value: seat.name,
+                oninput: (e) => {
+                  seat.name = e.target.value;
+                  if (i === 0) prefs.playerName = seat.name.trim();
+                },
+              }),
+              h(
+                "span",
+                { class: "check" },
+                h("input", {
+                  type: "checkbox",
+                  id: openId,
+                  class: "seat-open",
+                  checked: seat.open,
+                  onchange: (e) => (seat.open = e.target.checked),
+                }),
+                h("label", { for: openId }, t("lobby.openSeat")),
+              ),
+            ];
+          } else {
+            const levelId = nextId("level");
+            detail = [
+              h(
+                "label",
+                { for: levelId, class: "visually-hidden" },
+                t("lobby.seatLevel", { n: i + 1 }),
+              ),
+              h(
+                "select",
+                {
+                  id: levelId,
+                  class: "seat-level",
+                  onchange: (e) => (seat.level = e.target.value),
+                },
+                levels.map((level) =>
+                  h(
+                    "option",
+                    { value: level, selected: seat.level === level },
+                    `${t(`level.${level}`)} – ${t(`levelHelp.${level}`)}`,
+                  ),
+                ),
+              ),
+            ];
+          }
+          return h(
+            "li",
+            { class: "seat-row" },
+            h("label", { for: kindId, class: "seat-label" }, t("lobby.seatN", { n: i + 1 })),
+            kind,
+            detail,
+            this.seats.length > 2
+              ? h(
+                  "button",
+                  {
+                    type: "button",
+                    class: "small remove-seat",
+                    "aria-label": t("lobby.removeSeat", { n: i + 1 }),
+                    onclick: () => {
+                      this.seats.splice(i, 1);
+                      drawSeats();
+                    },
+                  },
+                  "✕",
+                )
+              : null,
+          );
+        }),
+      );
+      addSeat.disabled = this.seats.length >= MAX_SEATS;
+    };
+    const addSeat = h(
+      "button",
+      {
+        type: "button",
+        class: "small add-seat",
+        onclick: () => {
+          if (this.seats.length < MAX_SEATS)
+            this.seats.push({ kind: "bot", name: "", level: "medium", open: false });
+          drawSeats();
+        },
+      },
+      t("lobby.addSeat"),
+    );
+    drawSeats();
+    const error = h("p", { class: "form-error", role: "alert" });
+    const form = h(
+      "form",
+      {
+        class: "panel create",
+        "aria-labelledby": "create-title",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          error.textContent = "";
+          const spec = {
+            rules: preset.value,
+            deck: deck.value,
+            seats: this.seats.map((seat) =>
+              seat.kind === "bot"
+                ? { kind: "bot", level: seat.level }
+                : { kind: "person", name: seat.name.trim() || null, open: seat.open },
+            ),
+          };
+          if (title.value.trim()) spec.title = title.value.trim();
+          if (!forced.checked) spec.set = { forced_placement: false };
+          try {
+            this.created = await api.create(spec);
+            this.render();
+            this.refresh();
+            this.main.querySelector(".created h2").focus();
+            this.announce(t("lobby.createdTitle", { code: this.created.code }));
+          } catch (failure) {
+            error.textContent = errorText(failure);
+          }
+        },
+      },
+      h("h2", { id: "create-title" }, t("lobby.create")),
+      field(t("lobby.gameTitle"), title),
+      h(
+        "div",
+        { class: "field-row" },
+        field(t("lobby.rules"), preset),
+        field(t("lobby.deck"), deck),
+      ),
+      h("div", { class: "check" }, forced, h("label", { for: forcedId }, t("lobby.forced"))),
+      h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatList, addSeat),
+      h("button", { type: "submit", class: "primary create-button" }, t("lobby.createButton")),
+      error,
+    );
+    return form;
+  }
+
+  renderCreated() {
+    const game = this.created;
+    const url = (path) => `${location.origin}${path}`;
+    const copy = (text) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "small copy",
+          onclick: async () => (await copyText(text)) && this.toast(t("copy.done")),
+        },
+        t("copy.button"),
+      );
+    const rows = game.seats.map((seat) => {
+      const name = displayName(seat);
+      if (seat.kind === "bot") {
+        return h(
+          "li",
+          { class: "share-row" },
+          h("span", { class: "share-seat" }, t("lobby.seatN", { n: seat.seat })),
+          h("span", {}, name),
+        );
+      }
+      const link = url(seat.link);
+      return h(
+        "li",
+        { class: "share-row", dataset: { seat: seat.seat } },
+        h("span", { class: "share-seat" }, t("lobby.seatN", { n: seat.seat })),
+        h("span", {}, seat.open ? t("lobby.openFor") : name),
+        h("code", { class: "share-link" }, link),
+        copy(link),
+        seat.token
+          ? h(
+              "a",
+              {
+                class: "button small primary play-here",
+                href: seat.link,
+                onclick: () => rememberSeat(game.code, { seat: seat.seat, token: seat.token }),
+              },
+              t("lobby.playHere"),
+            )
+          : null,
+      );
+    });
+    return h(
+      "section",
+      { class: "panel created", "aria-labelledby": "created-title" },
+      h("h2", { id: "created-title", tabindex: -1 }, t("lobby.createdTitle", { code: game.code })),
+      h("p", {}, t("lobby.createdHelp")),
+      h(
+        "p",
+        { class: "code-line" },
+        t("lobby.code"),
+        " ",
+        h("strong", { class: "game-code" }, game.code),
+        " ",
+        copy(game.code),
+      ),
+      h("ul", { class: "share-list" }, rows),
+      h(
+        "p",
+        {},
+        t("lobby.watchLink"),
+        " ",
+        h("code", { class: "share-link" }, url(game.watch)),
+        " ",
+        copy(url(game.watch)),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => {
+            this.created = null;
+            this.render();
+          },
+        },
+        t("lobby.another"),
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------------------ joining
+
+  renderJoin() {
+    const codeId = nextId("code");
+    const nameId = nextId("jname");
+    const code = h("input", {
+      id: codeId,
+      name: "code",
+      autocomplete: "off",
+      spellcheck: "false",
+      placeholder: "QB9H4D",
+    });
+    const name = h("input", {
+      id: nameId,
+      name: "name",
+      maxlength: 40,
+      value: prefs.playerName,
+      autocomplete: "nickname",
+    });
+    const error = h("p", { class: "form-error", role: "alert" });
+    this.joinName = name;
+    const watch = h(
+      "button",
+      { type: "button", class: "watch-button", onclick: () => this.watch(code.value, error) },
+      t("lobby.watch"),
+    );
+    return h(
+      "form",
+      {
+        class: "panel join",
+        "aria-labelledby": "join-title",
+        onsubmit: (event) => {
+          event.preventDefault();
+          this.join(code.value, name.value, error);
+        },
+      },
+      h("h2", { id: "join-title" }, t("lobby.join")),
+      field(t("lobby.codeOrLink"), code, t("lobby.codeHelp")),
+      field(t("join.name"), name),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { type: "submit", class: "primary join-button" }, t("join.button")),
+        watch,
+      ),
+      error,
+    );
+  }
+
+  /** {code, seat, token, join} from a code or any of the game's links. */
+  parseTarget(text) {
+    const raw = String(text).trim();
+    let code = raw;
+    let hash = "";
+    const match = /\/g\/([A-Za-z0-9]+)(#.*)?/.exec(raw);
+    if (match) {
+      code = match[1];
+      hash = match[2] || "";
+    }
+    code = code.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+    const params = new URLSearchParams(hash.slice(1));
+    return {
+      code,
+      seat: Number(params.get("seat")) || null,
+      token: params.get("token"),
+      join: Number(params.get("join")) || null,
+    };
+  }
+
+  async join(text, name, error, seat = null) {
+    const target = this.parseTarget(text);
+    if (!target.code) {
+      error.textContent = t("lobby.needCode");
+      return;
+    }
+    if (target.token && target.seat) {
+      rememberSeat(target.code, { seat: target.seat, token: target.token });
+      location.href = `/g/${target.code}`;
+      return;
+    }
+    prefs.playerName = name.trim();
+    try {
+      const joined = await api.join(target.code, name.trim() || null, seat || target.join);
+      rememberSeat(joined.code, { seat: joined.seat, token: joined.token });
+      location.href = `/g/${joined.code}`;
+    } catch (failure) {
+      if (failure.code === "no_open_seat" || failure.code === "seat_taken") {
+        error.textContent = `${errorText(failure)} ${t("lobby.watchInstead")}`;
+      } else {
+        error.textContent = errorText(failure);
+      }
+    }
+  }
+
+  watch(text, error) {
+    const target = this.parseTarget(text);
+    if (!target.code) {
+      error.textContent = t("lobby.needCode");
+      return;
+    }
+    location.href = `/g/${target.code}`;
+  }
+
+  // ------------------------------------------------------------------------ replays
+
+  renderUpload() {
+    const fileId = nextId("record");
+    const file = h("input", {
+      type: "file",
+      id: fileId,
+      accept: ".json,application/json",
+      class: "record-file",
+    });
+    const error = h("p", { class: "form-error", role: "alert" });
+    return h(
+      "form",
+      {
+        class: "panel upload",
+        "aria-labelledby": "upload-title",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          error.textContent = "";
+          const chosen = file.files[0];
+          if (!chosen) {
+            error.textContent = t("upload.none");
+            return;
+          }
+          try {
+            const stored = await api.upload(await chosen.text());
+            location.href = stored.link;
+          } catch (failure) {
+            error.textContent = t("upload.bad", {
+              reason: failure.code === "bad_record" ? failure.message : errorText(failure),
+            });
+          }
+        },
+      },
+      h("h2", { id: "upload-title" }, t("upload.title")),
+      field(t("upload.file"), file, t("upload.help")),
+      h("button", { type: "submit", class: "upload-button" }, t("upload.button")),
+      error,
+    );
+  }
+
+  // ------------------------------------------------------------------------ lists
+
+  async refresh() {
+    try {
+      this.lists = await api.games(12);
+      this.renderLists();
+    } catch {
+      // The lists wait for the next refresh; the rest of the lobby works without them.
+    }
+  }
+
+  renderLists() {
+    if (!this.listsEl || !this.listsEl.isConnected) return;
+    const focused =
+      document.activeElement && this.listsEl.contains(document.activeElement)
+        ? document.activeElement.dataset.key
+        : null;
+    const section = (status) => {
+      const games = this.lists[status] || [];
+      return h(
+        "section",
+        { class: `game-list list-${status}` },
+        h("h3", {}, t(`lists.${status}`)),
+        games.length
+          ? h(
+              "ul",
+              {},
+              games.map((game) => this.gameItem(game, status)),
+            )
+          : h("p", { class: "empty" }, t(`lists.${status}Empty`)),
+      );
+    };
+    replace(
+      this.listsEl,
+      h("h2", { id: "lists-title" }, t("lists.title")),
+      h("div", { class: "lists-grid" }, section("open"), section("running"), section("finished")),
+    );
+    if (focused) {
+      const again = this.listsEl.querySelector(`[data-key="${focused}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  gameItem(game, status) {
+    const names = game.seats
+      .map((seat) => (seat.open ? t("seat.open") : displayName(seat)))
+      .join(", ");
+    const label = game.title || game.code;
+    const actions = [];
+    if (status === "open") {
+      actions.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "small primary",
+            dataset: { key: `join-${game.code}` },
+            "aria-label": t("lists.joinGame", { game: label }),
+            onclick: (event) =>
+              this.join(
+                game.code,
+                this.joinName ? this.joinName.value : "",
+                event.target.closest("li").querySelector(".form-error"),
+              ),
+          },
+          t("join.button"),
+        ),
+      );
+    }
+    actions.push(
+      h(
+        "a",
+        {
+          class: "button small",
+          href: `/g/${game.code}`,
+          "aria-label": t("lists.watchGame", { game: label }),
+        },
+        status === "finished" ? t("lists.result") : t("lobby.watch"),
+      ),
+    );
+    if (status === "finished") {
+      actions.push(
+        h(
+          "a",
+          {
+            class: "button small",
+            href: `/g/${game.code}?view=replay`,
+            "aria-label": t("lists.replayGame", { game: label }),
+          },
+          t("end.replay"),
+        ),
+      );
+    }
+    const deck = has(`deck.${game.deck}`) ? t(`deck.${game.deck}`) : game.deck;
+    let detail = `${tn("lists.players", game.players)} · ${deck}`;
+    if (game.result) {
+      const winners = game.result.winners.map((w) => displayName(game.seats[w - 1]));
+      detail += ` · ${t("lists.won", { names: winners.join(", ") })}`;
+    }
+    return h(
+      "li",
+      { class: "game-item", dataset: { code: game.code } },
+      h(
+        "div",
+        { class: "game-item-text" },
+        h("strong", {}, label),
+        " ",
+        h("span", { class: "game-item-code" }, game.title ? game.code : ""),
+        h("br"),
+        h("span", { class: "game-item-names" }, names),
+        h("br"),
+        h("span", { class: "game-item-detail" }, detail),
+      ),
+      h("div", { class: "game-item-actions" }, actions),
+      h("p", { class: "form-error", role: "alert" }),
+    );
+  }
+}

@@ -1,0 +1,169 @@
+// The seats: names as players see them, the seat panels with scores and pits, and the result
+// of a game told in the reader's language.
+
+import { h } from "./dom.js";
+import { joinNames, t, tn } from "./i18n.js";
+import { miniSnake } from "./table.js";
+
+/** A seat's name: the server's default names ("Bot 2 (medium)", "Player 3") are translated. */
+export function displayName(seat) {
+  const name = typeof seat === "string" ? seat : seat.name;
+  let match = /^Bot (\d+) \((\w+)\)$/.exec(name);
+  if (match) return t("seat.botName", { n: match[1], level: t(`level.${match[2]}`) });
+  match = /^Player (\d+)$/.exec(name);
+  if (match) return t("seat.playerName", { n: match[1] });
+  return name;
+}
+
+/** The scores of one seat in words. */
+export function scoreText(score) {
+  return [
+    tn("score.cards", score.cards),
+    tn("score.snakes", score.snakes),
+    t("score.longest", { n: score.longest }),
+  ].join(" · ");
+}
+
+/** Seconds a person seat has been away now, from the state's figure and when it came. */
+export function awayNow(seat, receivedAt) {
+  if (seat.kind !== "person" || seat.connected || seat.away_seconds === null) return null;
+  return seat.away_seconds + (performance.now() - receivedAt) / 1000;
+}
+
+/**
+ * The seat panels: name, kind, presence, scores and pit of each seat. `handOver` (optional):
+ * {limit, levels, receivedAt, onHand(seat, level)} offers to hand away seats to a bot.
+ */
+export function renderSeats({
+  seats,
+  scores,
+  pits,
+  toMove = null,
+  mine = null,
+  winners = [],
+  handOver = null,
+}) {
+  const list = h("ol", { class: "seat-list" });
+  seats.forEach((seat, i) => {
+    const number = i + 1;
+    const info = typeof seat === "string" ? { name: seat, kind: "person", connected: true } : seat;
+    const tags = [];
+    if (number === mine) tags.push(t("seat.you"));
+    if (info.kind === "bot" && info.level)
+      tags.push(t("seat.bot", { level: t(`level.${info.level}`) }));
+    if (info.open) tags.push(t("seat.open"));
+    else if (info.kind === "person" && info.connected === false) tags.push(t("seat.away"));
+    const score = scores[i];
+    const classes = ["seat"];
+    if (number === toMove) classes.push("to-move");
+    if (number === mine) classes.push("mine");
+    if (winners.includes(number)) classes.push("winner");
+    const away = handOver ? awayNow(info, handOver.receivedAt) : null;
+    let offer = null;
+    if (handOver && number !== mine && away !== null) {
+      if (away >= handOver.limit) {
+        const select = h(
+          "select",
+          { "aria-label": t("handOver.level", { name: displayName(info) }) },
+          handOver.levels.map((level) =>
+            h("option", { value: level, selected: level === "medium" }, t(`level.${level}`)),
+          ),
+        );
+        offer = h(
+          "div",
+          { class: "hand-over" },
+          select,
+          h(
+            "button",
+            {
+              type: "button",
+              class: "small",
+              onclick: () => handOver.onHand(number, select.value),
+            },
+            t("handOver.button"),
+          ),
+        );
+      } else {
+        offer = h(
+          "p",
+          { class: "hand-over-wait" },
+          t(info.open ? "handOver.waitOpen" : "handOver.wait", {
+            n: Math.ceil(handOver.limit - away),
+          }),
+        );
+      }
+    }
+    list.append(
+      h(
+        "li",
+        { class: classes.join(" "), dataset: { seat: number } },
+        h(
+          "div",
+          { class: "seat-head" },
+          h("span", {
+            class: `presence ${info.connected === false ? "off" : "on"}`,
+            "aria-hidden": "true",
+          }),
+          h("span", { class: "seat-name" }, displayName(info)),
+          number === toMove ? h("span", { class: "turn-mark" }, t("seat.toMove")) : null,
+          winners.includes(number) ? h("span", { class: "win-mark" }, t("seat.winner")) : null,
+        ),
+        tags.length ? h("div", { class: "seat-tags" }, tags.join(" · ")) : null,
+        h(
+          "div",
+          { class: "seat-score" },
+          h("strong", { class: "seat-cards" }, tn("score.cards", score.cards)),
+          ` · ${tn("score.snakes", score.snakes)} · ${t("score.longest", { n: score.longest })}`,
+        ),
+        pits[i].length
+          ? h(
+              "ul",
+              { class: "pit", "aria-label": t("pit.label", { name: displayName(info) }) },
+              pits[i].map(miniSnake),
+            )
+          : null,
+        offer,
+      ),
+    );
+  });
+  return list;
+}
+
+const FIRST_MEASURE = { cards: "cards", "first-to": "cards", snakes: "snakes", longest: "longest" };
+const SECOND_MEASURE = { cards: "longest", snakes: "longest", longest: "cards" };
+
+/**
+ * The result in words: {headline, how, tieBreak}. `names` are the seats' display names;
+ * `scoring` is the rules' scoring (the first measure; another decider means a tie-break).
+ */
+export function describeResult(result, scoring, names) {
+  const winners = result.winners.map((w) => names[w - 1]);
+  const w = result.winners[0] - 1;
+  const first = FIRST_MEASURE[scoring] || "cards";
+  const by = result.decided_by;
+  const headline =
+    winners.length === 1
+      ? t("result.winner", { name: winners[0] })
+      : t("result.shared", { names: joinNames(winners) });
+  let how;
+  if (by === "target") how = t("result.how.target", { n: result.cards[w] });
+  else if (by === "shared") {
+    const second = SECOND_MEASURE[first];
+    how = t("result.how.shared", {
+      measure: t(`measure.${first}`),
+      value: result[first][w],
+      second: t(`measure.${second}`),
+      n: result[second][w],
+    });
+  } else if (by === first) how = t(`result.how.${first}`, { n: result[first][w] });
+  else {
+    how = t("result.how.tieBreak", {
+      measure: t(`measure.${first}`),
+      value: result[first][w],
+      decider: t(`measure.${by}`),
+      n: result[by][w],
+    });
+  }
+  const tieBreak = by !== first && by !== "target";
+  return { headline, how, tieBreak };
+}

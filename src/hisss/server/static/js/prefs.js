@@ -1,0 +1,61 @@
+// The player's preferences, remembered in localStorage: language, colour-blind mode, text view,
+// and the seat tokens of the games this browser plays (one entry per game code).
+
+const PREFIX = "hisss.";
+
+function read(key, fallback) {
+  try {
+    const value = localStorage.getItem(PREFIX + key);
+    return value === null ? fallback : JSON.parse(value);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    // Private browsing or a full storage: the preference lasts for this page only.
+  }
+}
+
+export const prefs = {
+  get language() {
+    return read("language", null);
+  },
+  set language(value) {
+    write("language", value);
+  },
+  get colourBlind() {
+    return read("colourBlind", false) === true;
+  },
+  set colourBlind(value) {
+    write("colourBlind", Boolean(value));
+  },
+  get textView() {
+    return read("textView", false) === true;
+  },
+  set textView(value) {
+    write("textView", Boolean(value));
+  },
+  get playerName() {
+    return read("playerName", "");
+  },
+  set playerName(value) {
+    write("playerName", String(value).slice(0, 40));
+  },
+};
+
+/** The seat this browser holds in game `code`: {seat, token} or null. */
+export function seatFor(code) {
+  const entry = read(`seat.${code.toUpperCase()}`, null);
+  if (entry && Number.isInteger(entry.seat) && typeof entry.token === "string") return entry;
+  return null;
+}
+
+/** Remember (or with null, forget) the seat this browser holds in game `code`. */
+export function rememberSeat(code, entry) {
+  write(`seat.${code.toUpperCase()}`, entry ? { seat: entry.seat, token: entry.token } : null);
+}
