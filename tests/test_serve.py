@@ -190,7 +190,7 @@ def test_serve_explains_a_missing_web_extra(monkeypatch: pytest.MonkeyPatch) -> 
     result = CliRunner().invoke(app, ["serve", "--port", "0"])
     assert result.exit_code == 2, result.output
     assert result.stderr.strip() == (
-        "error: hisss serve needs the web extra (fastapi is missing): pip install -e '.[web]'"
+        "error: hisss serve needs the web extra (fastapi is missing): pip install 'hisss[web]'"
     )
 
 

@@ -757,7 +757,7 @@ def serve_command(
             from hisss.storage import database_url, default_database_url  # noqa: PLC0415
         except ImportError as exc:
             raise ConfigError(
-                f"hisss serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'"
+                f"hisss serve needs the web extra ({exc.name} is missing): pip install 'hisss[web]'"
             ) from None
         url = database_url(database) if database is not None else default_database_url()
         logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s - %(message)s")
