@@ -18,10 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -33,6 +29,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from websockets.sync.client import connect
+
+from server_process import ServerProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -48,7 +46,6 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 #: Seconds a person seat must be away before it may be handed to a bot, in the test server.
 AWAY_SECONDS = 1.0
-READY = re.compile(r"Hisss is ready: open (http://\S+?)/?$")
 
 
 @dataclass
@@ -56,8 +53,6 @@ class Server:
     """A running ``hisss serve``."""
 
     url: str
-    process: subprocess.Popen[str]
-    log: list[str] = field(default_factory=list)
 
     @property
     def host(self) -> str:
@@ -122,64 +117,13 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``hisss serve`` on a free port of 127.0.0.1 for the whole session."""
-    database = tmp_path_factory.mktemp("server") / "hisss.db"
-    command = [
-        sys.executable,
-        "-m",
-        "hisss.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--database",
-        f"sqlite:///{database}",
-        "--bot-delay",
-        "0",
-        "--away-seconds",
-        str(AWAY_SECONDS),
-    ]
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert process.stdout is not None
-    lines: list[str] = []
-    url = None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line.rstrip())
-        match = READY.search(line.strip())
-        if match:
-            url = match.group(1)
-            break
-    if url is None:
-        process.kill()
-        pytest.fail("hisss serve did not start:\n" + "\n".join(lines), pytrace=False)
-    running = Server(url, process, lines)
-    stdout = process.stdout
-
-    def drain() -> None:  # keep reading, so the server never blocks on a full pipe
-        for line in stdout:
-            running.log.append(line.rstrip())
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    yield running
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(5)
-    reader.join(5)
-    stdout.close()
+    directory = tmp_path_factory.mktemp("server")
+    with ServerProcess(
+        f"sqlite:///{directory / 'hisss.db'}",
+        directory,
+        args=("--away-seconds", str(AWAY_SECONDS)),
+    ) as process:
+        yield Server(process.url.rstrip("/"))
 
 
 @pytest.fixture(scope="module")
