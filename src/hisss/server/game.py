@@ -27,6 +27,7 @@ from hisss.core import (
     Deck,
     HisssError,
     IllegalActionError,
+    Result,
     Rules,
     State,
     deal,
@@ -364,13 +365,7 @@ class LiveGame:
             "to_move": to_move + 1 if to_move is not None else None,
             "drawn": str(state.drawn) if state.drawn is not None else None,
             "legal": [str(a) for a in state.legal_actions()] if phase == "place" else [],
-            "table": [str(s) for s in state.table],
-            "pits": [[str(s) for s in pit] for pit in state.pits],
-            "scores": [
-                {"cards": c, "snakes": n, "longest": g}
-                for c, n, g in zip(result.cards, result.snakes, result.longest, strict=True)
-            ],
-            "cards_left": state.remaining,
+            **table_view(state, result),
             "turn": state.turns,
             "seats": self.seat_views(presence),
             "last_event": self.last_event,
@@ -425,12 +420,10 @@ def result_view(state: State) -> dict[str, Any] | None:
     return out
 
 
-def state_view(state: State, step: int, steps: int, event: dict[str, Any] | None) -> dict[str, Any]:
-    """The view of a replay position: after ``step`` of ``steps`` placements."""
-    result = state.result()
+def table_view(state: State, result: Result) -> dict[str, Any]:
+    """The table, pits, scores and cards left of a position: the part of a view that live
+    games and replays share."""
     return {
-        "step": step,
-        "steps": steps,
         "table": [str(s) for s in state.table],
         "pits": [[str(s) for s in pit] for pit in state.pits],
         "scores": [
@@ -438,6 +431,16 @@ def state_view(state: State, step: int, steps: int, event: dict[str, Any] | None
             for c, n, g in zip(result.cards, result.snakes, result.longest, strict=True)
         ],
         "cards_left": state.remaining,
+    }
+
+
+def state_view(state: State, step: int, steps: int, event: dict[str, Any] | None) -> dict[str, Any]:
+    """The view of a replay position: after ``step`` of ``steps`` placements."""
+    result = state.result()
+    return {
+        "step": step,
+        "steps": steps,
+        **table_view(state, result),
         "drawn": str(state.drawn) if state.drawn is not None else None,
         "last_event": event,
         "result": result_view(state),
