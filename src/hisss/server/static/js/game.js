@@ -7,7 +7,7 @@ import { copyText, h, replace } from "./dom.js";
 import { errorText, t, tn } from "./i18n.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
 import { prefs, rememberSeat, seatFor } from "./prefs.js";
-import { placedSpot, renderDrawn, renderFan, renderSnakes } from "./table.js";
+import { placedSpot, renderDrawn, renderFan, renderSnakes, renderTablePanel } from "./table.js";
 import { renderTextView } from "./textview.js";
 import { GameSocket } from "./ws.js";
 
@@ -453,17 +453,7 @@ export class GamePage {
       onPlay: mineToPlace ? (action) => this.play(action) : null,
       spot,
     });
-    replace(
-      this.tableEl,
-      h(
-        "h2",
-        { id: "table-title", class: "panel-title" },
-        t("table.title"),
-        " ",
-        h("span", { class: "cards-left" }, tn("table.cardsLeft", st.cards_left)),
-      ),
-      h("div", { class: "table-scroll" }, snakes),
-    );
+    replace(this.tableEl, ...renderTablePanel(st.cards_left, snakes));
   }
 
   renderHand() {

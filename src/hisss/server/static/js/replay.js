@@ -4,9 +4,9 @@
 import { api } from "./api.js";
 import { actionText, cardName, pitSnakeText } from "./cards.js";
 import { h, replace, s } from "./dom.js";
-import { errorText, t, tn } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
-import { placedSpot, renderDrawn, renderSnakes } from "./table.js";
+import { placedSpot, renderDrawn, renderSnakes, renderTablePanel } from "./table.js";
 import { renderTextView } from "./textview.js";
 
 /** A small step icon (16x16 path). */
@@ -248,14 +248,7 @@ export class ReplayPage {
     );
     replace(
       this.tableEl,
-      h(
-        "h2",
-        { id: "table-title", class: "panel-title" },
-        t("table.title"),
-        " ",
-        h("span", { class: "cards-left" }, tn("table.cardsLeft", view.cards_left)),
-      ),
-      h("div", { class: "table-scroll" }, renderSnakes({ table: view.table, spot })),
+      ...renderTablePanel(view.cards_left, renderSnakes({ table: view.table, spot })),
     );
     const hand = [h("h2", { id: "hand-title", class: "panel-title" }, t("replay.lastCard"))];
     const event = view.last_event;

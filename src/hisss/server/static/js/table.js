@@ -142,6 +142,20 @@ export function renderSnakes({ table, drawn = null, legal = [], onPlay = null, s
   return list;
 }
 
+/** The table panel's heading (with the cards left) and its scrolling area around `snakes`. */
+export function renderTablePanel(cardsLeft, snakes) {
+  return [
+    h(
+      "h2",
+      { id: "table-title", class: "panel-title" },
+      t("table.title"),
+      " ",
+      h("span", { class: "cards-left" }, tn("table.cardsLeft", cardsLeft)),
+    ),
+    h("div", { class: "table-scroll" }, snakes),
+  ];
+}
+
 /** A snake as a row of small cards (pits, replays' claimed snakes). */
 export function miniSnake(text) {
   return h(
