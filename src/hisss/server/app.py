@@ -151,6 +151,7 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own = store is None
         opened = await Store.open(settings.database) if store is None else store
+        # A hub handed in is started and stopped by its owner (``hisss serve``).
         service = GameService(opened, hub if hub is not None else LocalHub(), settings)
         app.state.store = opened
         app.state.service = service
