@@ -26,10 +26,22 @@ READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:(\d+)/)")
 class ServerProcess:
     """One run of ``hisss serve``; a context manager that stops it at the end."""
 
-    def __init__(self, database: str, directory: Path, *, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        database: str,
+        directory: Path,
+        *,
+        bot_delay: float = 0.0,
+        args: tuple[str, ...] = (),
+        name: str = "serve",
+    ) -> None:
         self.database = database
         self.directory = directory
         self.bot_delay = bot_delay
+        #: More options of ``hisss serve`` (a later ``--port`` wins over ``--port 0``).
+        self.args = args
+        #: The prefix of the output files, for several servers sharing ``directory``.
+        self.name = name
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = ""
         self.runs = 0
@@ -43,8 +55,8 @@ class ServerProcess:
     def start(self, timeout: float = 30) -> ServerProcess:
         """Start the server and wait until it says it is ready."""
         self.runs += 1
-        out = self.directory / f"serve-{self.runs}.out"
-        err = self.directory / f"serve-{self.runs}.err"
+        out = self.directory / f"{self.name}-{self.runs}.out"
+        err = self.directory / f"{self.name}-{self.runs}.err"
         command = [
             sys.executable,
             "-m",
@@ -58,6 +70,7 @@ class ServerProcess:
             self.database,
             "--bot-delay",
             str(self.bot_delay),
+            *self.args,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         began = time.monotonic()
@@ -97,7 +110,7 @@ class ServerProcess:
     def output(self) -> str:
         """Everything every run of the server wrote, stdout and stderr."""
         parts = []
-        for path in sorted(self.directory.glob("serve-*")):
+        for path in sorted(self.directory.glob(f"{self.name}-*")):
             parts.append(f"--- {path.name}\n{path.read_text(encoding='utf-8', errors='replace')}")
         return "\n".join(parts)
 

@@ -10,9 +10,9 @@ lives in Redis too.
 
 Presence: a seat is *connected* while at least one authenticated session holds it. A seat that
 never connected since this process started counts as away since the game's first subscriber
-(or seat holder) here arrived, so that nobody waits forever for a player who never came (after a restart every
-seat is away from the restart on). What is known of a game's presence is forgotten when its last
-subscriber here leaves, so memory does not grow with the games ever played.
+(or seat holder) here arrived, so that nobody waits forever for a player who never came (after a
+restart every seat is away from the restart on). What is known of a game's presence is forgotten
+when its last subscriber here leaves, so memory does not grow with the games ever played.
 """
 
 from __future__ import annotations

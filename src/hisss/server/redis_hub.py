@@ -16,8 +16,9 @@ Redis carries no game state, only news.
 * **Presence.** The sorted set ``hisss:here:<id>`` holds ``<seat>:<process>`` for every seat a
   session of that process holds, scored with the time its claim expires; each process renews its
   claims every :data:`HEARTBEAT` seconds, so the seats of a process that died count as away
-  :data:`EXPIRY` seconds later. The hash ``hisss:away:<id>`` holds when each seat was last left,
-  and ``hisss:first:<id>`` when anyone first followed the game. Each process mirrors these for
+  :data:`EXPIRY` seconds later (away from when the others noticed). The hash
+  ``hisss:away:<id>`` holds when each seat was last left, and ``hisss:first:<id>`` when anyone
+  first followed the game. Each process mirrors these for
   the games it follows (read on subscribing, on each ``"presence"`` news and every heartbeat),
   so :meth:`presence` stays a quick, synchronous look-up. Times are wall-clock seconds, so the
   machines' clocks must agree (NTP).
@@ -64,11 +65,16 @@ class RedisHubError(Exception):
 
 
 class RedisHub(LocalHub):
-    """See the module docstring. ``url`` is a ``redis://`` (or ``rediss://``, ``unix://``) URL."""
+    """See the module docstring. ``url`` is a ``redis://`` (or ``rediss://``, ``unix://``) URL;
+    ``heartbeat`` the seconds between renewals (claims expire after three)."""
 
-    def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, url: str, clock: Callable[[], float] = time.time, heartbeat: float = HEARTBEAT
+    ) -> None:
         super().__init__(clock)
         self.url = url
+        self.heartbeat = heartbeat
+        self.expiry = 3 * heartbeat
         self.process = secrets.token_hex(8)
         self._listener: Listener | None = None
         self._redis: Any = None
@@ -231,7 +237,7 @@ class RedisHub(LocalHub):
         member = f"{seat}:{self.process}"
         now = self._clock()
         if self._connections.get((game_id, seat), 0) > 0:
-            await self._redis.zadd(here, {member: now + EXPIRY})
+            await self._redis.zadd(here, {member: now + self.expiry})
             await self._redis.hdel(f"{PREFIX}away:{game_id}", str(seat))
         else:
             await self._redis.zrem(here, member)
@@ -246,14 +252,18 @@ class RedisHub(LocalHub):
         members = await self._redis.zrangebyscore(f"{PREFIX}here:{game_id}", now, "+inf")
         here = set()
         for member in members:
-            seat, _, process = str(member).partition(":")
-            if process != self.process and seat.isdigit():
-                here.add(int(seat))
+            number, _, process = str(member).partition(":")
+            if process != self.process and number.isdigit():
+                here.add(int(number))
         away = {
             int(k): float(v)
             for k, v in (await self._redis.hgetall(f"{PREFIX}away:{game_id}")).items()
             if str(k).isdigit()
         }
+        for gone in self._remote_here.get(game_id, set()) - here:
+            if gone not in away:  # its holder's claim expired: a process died
+                away[gone] = now
+                await self._redis.hsetnx(f"{PREFIX}away:{game_id}", str(gone), repr(now))
         first_text = await self._redis.get(f"{PREFIX}first:{game_id}")
         before = (
             self._remote_here.get(game_id),
@@ -324,9 +334,9 @@ class RedisHub(LocalHub):
     async def _beat(self) -> None:
         """Renew this process's claims and re-read the others' presence."""
         while True:
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(self.heartbeat)
             try:
-                expiry = self._clock() + EXPIRY
+                expiry = self._clock() + self.expiry
                 for game_id, seat in list(self._connections):
                     await self._redis.zadd(
                         f"{PREFIX}here:{game_id}", {f"{seat}:{self.process}": expiry}

@@ -655,7 +655,8 @@ class GameService:
     async def seat_connected(self, live: LiveGame, seat: int) -> None:
         """A session now holds ``seat``: tell the others."""
         self.hub.connected(live.id, seat)
-        await self.publish(live)
+        # The newest copy: ``live`` may have been rebuilt since the session looked it up.
+        await self.publish(self._live.get(live.id, live))
 
     async def seat_disconnected(self, game_id: str, seat: int) -> None:
         """A session holding ``seat`` ended: tell the others."""
