@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 from websockets.sync.client import connect
 
 import pg
 import redis_server
+from hisss.cli import app
 from hisss.record import GameRecord, replay
-from hisss.server import GameService, LocalHub, ProtocolError, Settings
+from hisss.server import GameService, LocalHub, ProtocolError, Settings, create_app
 from hisss.server.redis_hub import RedisHub
 from hisss.server.service import SeatSpec, build_spec
 from hisss.storage import GameStatus, Store
@@ -386,3 +389,73 @@ async def test_the_local_hub_forgets_games_nobody_follows() -> None:
         hub.unsubscribe(game_id, inbox)
         hub.presence(game_id, 2)  # a lobby listing looks, and leaves nothing behind
     assert hub.sizes() == {"subscribers": 0, "connections": 0, "away_since": 0, "first_seen": 0}
+
+
+# ---------------------------------------------------------------------- hisss serve --redis
+
+
+@pytest.mark.parametrize(
+    ("redis_url", "kind", "message"),
+    [
+        ("http://127.0.0.1:6379", "postgresql", "must start with redis://, rediss://, unix://"),
+        ("redis://127.0.0.1:6379", "sqlite", "need one PostgreSQL database"),
+        (
+            "redis://ala:secret@127.0.0.1:{port}/0",
+            "postgresql",
+            "cannot use Redis at redis://ala:***@",
+        ),
+    ],
+)
+def test_serve_refuses_redis_it_cannot_use(
+    redis_url: str, kind: str, message: str, postgres: pg.PostgresServer, tmp_path: Path
+) -> None:
+    if kind == "sqlite":
+        database = f"sqlite:///{tmp_path / 'x.db'}"
+    else:
+        database = asyncio.run(pg.create_database(postgres))
+    url = redis_url.format(port=pg.free_port())
+    result = CliRunner().invoke(
+        app, ["serve", "--port", "0", "--database", database, "--redis", url]
+    )
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert "secret" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_serve_help_names_the_several_process_options() -> None:
+    result = CliRunner().invoke(app, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "--redis" in result.stdout and "--reuse-port" in result.stdout
+
+
+def test_the_health_check_asks_the_database(postgres: pg.PostgresServer) -> None:
+    database = asyncio.run(pg.create_database(postgres))
+    name = database.rsplit("/", 1)[1]
+
+    async def admin(*statements: str) -> None:
+        import asyncpg  # type: ignore[import-untyped]  # noqa: PLC0415
+
+        conn = await asyncpg.connect(f"{postgres.url}/postgres")
+        try:
+            for statement in statements:
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+
+    with TestClient(create_app(Settings(database=database, bot_delay=0))) as client:
+        assert client.get("/healthz").json() == {"ok": True, "database": "postgresql"}
+        # The database goes away: no new connections, the open ones cut.
+        asyncio.run(
+            admin(
+                f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false',
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                f"WHERE datname = '{name}' AND pid <> pg_backend_pid()",
+            )
+        )
+        answer = client.get("/healthz")
+        assert answer.status_code == 503
+        assert answer.json() == {"ok": False, "database": "postgresql"}
+        asyncio.run(admin(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
+        answer = client.get("/healthz")
+        assert answer.status_code == 200 and answer.json()["ok"] is True

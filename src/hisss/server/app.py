@@ -237,10 +237,17 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     async def replay_page(replay_id: str) -> HTMLResponse:
         return HTMLResponse(index_html())
 
-    @app.get("/healthz", summary="Is the server up")
-    async def health(request: Request) -> dict[str, Any]:
-        """``ok`` and the kind of database."""
-        return {"ok": True, "database": request.app.state.store.dialect}
+    @app.get("/healthz", summary="Is the server up, and does its database answer")
+    async def health(request: Request) -> JSONResponse:
+        """``ok`` and the kind of database; status 503 and ``ok: false`` when the database does
+        not answer (for load balancers and monitoring)."""
+        store: Store = request.app.state.store
+        try:
+            await store.ping()
+        except StorageError as exc:
+            log.error("health check: %s", exc)
+            return JSONResponse({"ok": False, "database": store.dialect}, status_code=503)
+        return JSONResponse({"ok": True, "database": store.dialect})
 
     @app.websocket("/ws/games/{key}")
     async def game_socket(websocket: WebSocket, key: str) -> None:

@@ -13,6 +13,7 @@ and statement parameters out of logs and error messages.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import uuid
@@ -263,6 +264,15 @@ class Store:
     async def close(self) -> None:
         """Close every connection."""
         await self.engine.dispose()
+
+    async def ping(self, timeout: float = 5.0) -> None:
+        """Check that the database answers within ``timeout`` seconds; raises
+        :class:`StorageError` saying why not."""
+        try:
+            async with asyncio.timeout(timeout), self.engine.connect() as conn:
+                await conn.execute(select(1))
+        except (TimeoutError, SQLAlchemyError, OSError) as exc:
+            raise StorageError(f"the database does not answer: {_reason(exc)}") from None
 
     async def schema_version(self) -> int:
         """The schema version stored in the database."""
