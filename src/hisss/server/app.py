@@ -1,7 +1,8 @@
 """The ASGI application: HTTP API, websocket endpoint, the front end's files and the guards.
 
 :func:`create_app` builds a FastAPI application for a :class:`~hisss.server.settings.Settings`.
-Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in), starts the
+Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in) and the
+hub (a :class:`~hisss.server.redis_hub.RedisHub` when ``settings.redis`` is set), starts the
 :class:`~hisss.server.service.GameService` (which resumes the bots of running games) and stops it
 again. A small ASGI guard in front of everything refuses request bodies over the size limits and
 state-changing requests from the web pages of other sites or beyond a rate per client address,
@@ -27,6 +28,7 @@ from hisss.server.api import error_response, router
 from hisss.server.errors import ProtocolError
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.limits import ClientBuckets
+from hisss.server.redis_hub import RedisHub
 from hisss.server.service import GameService
 from hisss.server.session import Session
 from hisss.server.settings import Settings
@@ -152,7 +154,12 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
         own = store is None
         opened = await Store.open(settings.database) if store is None else store
         # A hub handed in is started and stopped by its owner (``hisss serve``).
-        service = GameService(opened, hub if hub is not None else LocalHub(), settings)
+        own_hub: Hub | None = None
+        used = hub
+        if used is None:
+            used = own_hub = RedisHub(settings.redis) if settings.redis else LocalHub()
+            await own_hub.start()
+        service = GameService(opened, used, settings)
         app.state.store = opened
         app.state.service = service
         await service.start()
@@ -160,6 +167,8 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             yield
         finally:
             await service.stop()
+            if own_hub is not None:
+                await own_hub.stop()
             if own:
                 await opened.close()
 
