@@ -158,7 +158,12 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
         used = hub
         if used is None:
             used = own_hub = RedisHub(settings.redis) if settings.redis else LocalHub()
-            await own_hub.start()
+            try:
+                await own_hub.start()
+            except BaseException:
+                if own:
+                    await opened.close()
+                raise
         service = GameService(opened, used, settings)
         app.state.store = opened
         app.state.service = service
