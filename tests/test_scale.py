@@ -206,11 +206,12 @@ async def two_services(
     hubs = [RedisHub(redis_url, heartbeat=0.1) if redis_url else LocalHub() for _ in stores]
     services = [GameService(store, hub, settings) for store, hub in zip(stores, hubs, strict=True)]
     try:
-        for hub in hubs:
-            await hub.start()
-        for service in services:
-            await service.start()
-        yield services[0], services[1]
+        async with asyncio.timeout(60):  # a hang fails the test, with its traceback
+            for hub in hubs:
+                await hub.start()
+            for service in services:
+                await service.start()
+            yield services[0], services[1]
     finally:
         for service in services:
             await service.stop()
@@ -331,26 +332,31 @@ async def test_presence_crosses_processes_and_expires_with_a_dead_one(
     await one.start()
     await two.start()
     try:
-        inbox = Inbox()
-        two.subscribe("g1", inbox)
-        one.subscribe("g1", Inbox())
-        one.connected("g1", 0)
-        await _eventually(lambda: two.presence("g1", 2)[0].connected)
-        assert not two.presence("g1", 2)[1].connected
-        one.disconnected("g1", 0)
-        await _eventually(lambda: not two.presence("g1", 2)[0].connected)
-        one.connected("g1", 1)
-        await _eventually(lambda: two.presence("g1", 2)[1].connected)
-        # A process that dies withdraws nothing: its claim expires.
-        for task in one._tasks:
-            task.cancel()
-        await asyncio.gather(*one._tasks, return_exceptions=True)
-        one._tasks = []
-        await _eventually(lambda: not two.presence("g1", 2)[1].connected, timeout=3)
-        assert (two.presence("g1", 2)[1].away_seconds or 0) < 1
+        async with asyncio.timeout(60):
+            await _presence_checks(one, two)
     finally:
         await one.stop()
         await two.stop()
+
+
+async def _presence_checks(one: RedisHub, two: RedisHub) -> None:
+    inbox = Inbox()
+    two.subscribe("g1", inbox)
+    one.subscribe("g1", Inbox())
+    one.connected("g1", 0)
+    await _eventually(lambda: two.presence("g1", 2)[0].connected)
+    assert not two.presence("g1", 2)[1].connected
+    one.disconnected("g1", 0)
+    await _eventually(lambda: not two.presence("g1", 2)[0].connected)
+    one.connected("g1", 1)
+    await _eventually(lambda: two.presence("g1", 2)[1].connected)
+    # A process that dies withdraws nothing: its claim expires.
+    for task in one._tasks:
+        task.cancel()
+    await asyncio.gather(*one._tasks, return_exceptions=True)
+    one._tasks = []
+    await _eventually(lambda: not two.presence("g1", 2)[1].connected, timeout=3)
+    assert (two.presence("g1", 2)[1].away_seconds or 0) < 1
 
 
 async def test_news_from_another_process_reaches_local_subscribers(

@@ -49,6 +49,8 @@ HEARTBEAT = 2.0
 EXPIRY = 3 * HEARTBEAT
 #: Seconds the presence keys of a game nobody follows any more are kept.
 KEEP = 86_400
+#: Seconds a Redis command may take before it counts as failed.
+TIMEOUT = 5.0
 #: Seconds before a lost Redis connection is tried again.
 RECONNECT = 1.0
 
@@ -93,7 +95,13 @@ class RedisHub(LocalHub):
         import redis.asyncio as aioredis  # noqa: PLC0415 - only a server with --redis needs it
 
         try:
-            self._redis = aioredis.from_url(self.url, decode_responses=True)
+            # A Redis that stops answering raises after TIMEOUT seconds instead of hanging.
+            self._redis = aioredis.from_url(
+                self.url,
+                decode_responses=True,
+                socket_timeout=TIMEOUT,
+                socket_connect_timeout=TIMEOUT,
+            )
             await self._redis.ping()
         except (aioredis.RedisError, OSError, ValueError) as exc:
             if self._redis is not None:
@@ -116,12 +124,15 @@ class RedisHub(LocalHub):
         if self._redis is None:
             return
         with contextlib.suppress(Exception):
-            for game_id, seat in list(self._connections):
-                await self._redis.zrem(f"{PREFIX}here:{game_id}", f"{seat}:{self.process}")
+            async with asyncio.timeout(TIMEOUT):
+                for game_id, seat in list(self._connections):
+                    await self._redis.zrem(f"{PREFIX}here:{game_id}", f"{seat}:{self.process}")
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            async with asyncio.timeout(TIMEOUT):
+                await self._pubsub.aclose()
         with contextlib.suppress(Exception):
-            await self._redis.aclose()
+            async with asyncio.timeout(TIMEOUT):
+                await self._redis.aclose()
         self._redis = None
 
     @property

@@ -603,7 +603,11 @@ class GameService:
                             del self._drivers[game_id]
                         return
                     if step[0] == "starter":
-                        await self._commit(live, live.plan_starter())
+                        try:
+                            await self._commit(live, live.plan_starter())
+                        except ProtocolError as exc:
+                            if exc.code != "conflict":  # another process stored it first
+                                raise
                         continue
                     version = live.version
                     thinking = live.state.copy() if step[0] == "play" else None
