@@ -351,10 +351,7 @@ async def _presence_checks(one: RedisHub, two: RedisHub) -> None:
     one.connected("g1", 1)
     await _eventually(lambda: two.presence("g1", 2)[1].connected)
     # A process that dies withdraws nothing: its claim expires.
-    for task in one._tasks:
-        task.cancel()
-    await asyncio.gather(*one._tasks, return_exceptions=True)
-    one._tasks = []
+    await one._stop_tasks()
     await _eventually(lambda: not two.presence("g1", 2)[1].connected, timeout=3)
     assert (two.presence("g1", 2)[1].away_seconds or 0) < 1
 

@@ -83,6 +83,7 @@ class RedisHub(LocalHub):
         self._pubsub: Any = None
         self._ops: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._running = False
         self._channels: set[str] = set()
         self._remote_here: dict[str, set[int]] = {}
         self._remote_away: dict[str, dict[int, float]] = {}
@@ -108,6 +109,7 @@ class RedisHub(LocalHub):
                 await self._redis.aclose()
             raise RedisHubError(f"cannot use Redis at {_shown(self.url)}: {exc}") from None
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._running = True
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._work(), name="hisss-redis-ops"),
@@ -115,12 +117,20 @@ class RedisHub(LocalHub):
             loop.create_task(self._beat(), name="hisss-redis-heartbeat"),
         ]
 
+    async def _stop_tasks(self) -> None:
+        """Stop the reader, the heartbeat and the worker (a cancellation that a Redis client
+        timeout swallows is repeated: the loops also stop on ``_running``)."""
+        self._running = False
+        pending = set(self._tasks)
+        while pending:
+            for task in pending:
+                task.cancel()
+            _done, pending = await asyncio.wait(pending, timeout=0.5)
+        self._tasks = []
+
     async def stop(self) -> None:
         """Withdraw this process's presence claims and disconnect."""
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks = []
+        await self._stop_tasks()
         if self._redis is None:
             return
         with contextlib.suppress(Exception):
@@ -208,7 +218,7 @@ class RedisHub(LocalHub):
             self._ops.put_nowait(op)
 
     async def _work(self) -> None:
-        while True:
+        while self._running:
             op = await self._ops.get()
             try:
                 await op()
@@ -300,7 +310,7 @@ class RedisHub(LocalHub):
 
     async def _read(self) -> None:
         """Read news from the channels followed; reconnect and catch up after a failure."""
-        while True:
+        while self._running:
             try:
                 if not self._channels:
                     await asyncio.sleep(0.05)
@@ -344,7 +354,7 @@ class RedisHub(LocalHub):
 
     async def _beat(self) -> None:
         """Renew this process's claims and re-read the others' presence."""
-        while True:
+        while self._running:
             await asyncio.sleep(self.heartbeat)
             try:
                 expiry = self._clock() + self.expiry
