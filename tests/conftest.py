@@ -3,7 +3,8 @@
 Lets the test modules import their helpers (``oracle``, ``pg``, ``server_process``; pytest runs in
 importlib mode), and gives the database fixtures: ``postgres`` starts one throw-away PostgreSQL
 server for the session (see ``tests/pg.py``; the tests that need it fail, never skip, when its
-binaries are missing), and ``database`` is parametrized over SQLite and PostgreSQL, giving each
+binaries are missing), ``redis`` one throw-away Redis server (``tests/redis_server.py``), and
+``database`` is parametrized over SQLite and PostgreSQL, giving each
 test a fresh empty database.
 """
 
@@ -16,6 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import pg
+import redis_server
 
 #: The databases the storage, service and restart tests run on.
 DATABASES = ("sqlite", "postgresql")
@@ -27,6 +29,17 @@ def postgres() -> Iterator[pg.PostgresServer]:
     try:
         server = pg.start()
     except pg.PostgresMissingError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis() -> Iterator[redis_server.RedisServer]:
+    """A Redis server for the whole session (see ``tests/redis_server.py``)."""
+    try:
+        server = redis_server.start()
+    except redis_server.RedisMissingError as exc:
         pytest.fail(str(exc), pytrace=False)
     yield server
     server.stop()

@@ -340,6 +340,7 @@ async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
             spec(PERSON, SeatSpec("person", "Olek"), SeatSpec("person", open=True))
         )
         game_id = created.game.id
+        service.hub.connected(game_id, 0)  # the time away counts from the first arrival
         with pytest.raises(ProtocolError) as info:
             await service.hand_over(game_id, 0, 2, "easy")
         assert info.value.code == "seat_not_away"

@@ -745,6 +745,22 @@ def serve_command(
             help="How long a player must be gone before the others may hand the seat to a bot.",
         ),
     ] = 60.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            help="redis://HOST:PORT/DB: share game updates and presence with the other server "
+            "processes of the same PostgreSQL database.",
+        ),
+    ] = None,
+    reuse_port: Annotated[
+        bool,
+        typer.Option(
+            "--reuse-port",
+            help="Let several server processes listen on the same port (Linux SO_REUSEPORT).",
+        ),
+    ] = False,
 ) -> None:
     """Run the web game: play Hisss in the browser, against bots or with friends online.
 
@@ -761,9 +777,11 @@ def serve_command(
             ) from None
         url = database_url(database) if database is not None else default_database_url()
         logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s - %(message)s")
-        settings = Settings(database=url, bot_delay=bot_delay, away_seconds=away_seconds)
+        settings = Settings(
+            database=url, bot_delay=bot_delay, away_seconds=away_seconds, redis=redis
+        )
         try:
-            serve(settings, host, port, announce=typer.echo)
+            serve(settings, host, port, announce=typer.echo, reuse_port=reuse_port)
         except KeyboardInterrupt:
             typer.echo("stopped", err=True)
 

@@ -1,7 +1,8 @@
 """The ASGI application: HTTP API, websocket endpoint, the front end's files and the guards.
 
 :func:`create_app` builds a FastAPI application for a :class:`~hisss.server.settings.Settings`.
-Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in), starts the
+Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in) and the
+hub (a :class:`~hisss.server.redis_hub.RedisHub` when ``settings.redis`` is set), starts the
 :class:`~hisss.server.service.GameService` (which resumes the bots of running games) and stops it
 again. A small ASGI guard in front of everything refuses request bodies over the size limits and
 state-changing requests from the web pages of other sites or beyond a rate per client address,
@@ -27,6 +28,7 @@ from hisss.server.api import error_response, router
 from hisss.server.errors import ProtocolError
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.limits import ClientBuckets
+from hisss.server.redis_hub import RedisHub
 from hisss.server.service import GameService
 from hisss.server.session import Session
 from hisss.server.settings import Settings
@@ -151,7 +153,18 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own = store is None
         opened = await Store.open(settings.database) if store is None else store
-        service = GameService(opened, hub if hub is not None else LocalHub(), settings)
+        # A hub handed in is started and stopped by its owner (``hisss serve``).
+        own_hub: Hub | None = None
+        used = hub
+        if used is None:
+            used = own_hub = RedisHub(settings.redis) if settings.redis else LocalHub()
+            try:
+                await own_hub.start()
+            except BaseException:
+                if own:
+                    await opened.close()
+                raise
+        service = GameService(opened, used, settings)
         app.state.store = opened
         app.state.service = service
         await service.start()
@@ -159,6 +172,8 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             yield
         finally:
             await service.stop()
+            if own_hub is not None:
+                await own_hub.stop()
             if own:
                 await opened.close()
 
@@ -236,10 +251,17 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     async def replay_page(replay_id: str) -> HTMLResponse:
         return HTMLResponse(index_html())
 
-    @app.get("/healthz", summary="Is the server up")
-    async def health(request: Request) -> dict[str, Any]:
-        """``ok`` and the kind of database."""
-        return {"ok": True, "database": request.app.state.store.dialect}
+    @app.get("/healthz", summary="Is the server up, and does its database answer")
+    async def health(request: Request) -> JSONResponse:
+        """``ok`` and the kind of database; status 503 and ``ok: false`` when the database does
+        not answer (for load balancers and monitoring)."""
+        store: Store = request.app.state.store
+        try:
+            await store.ping()
+        except StorageError as exc:
+            log.error("health check: %s", exc)
+            return JSONResponse({"ok": False, "database": store.dialect}, status_code=503)
+        return JSONResponse({"ok": True, "database": store.dialect})
 
     @app.websocket("/ws/games/{key}")
     async def game_socket(websocket: WebSocket, key: str) -> None:

@@ -13,6 +13,7 @@ and statement parameters out of logs and error messages.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import uuid
@@ -164,6 +165,9 @@ class SeatChange:
     seat: int
     kind: str
     level: str | None
+    #: Whether the seat is expected to be open (an open seat of a game waiting for players can
+    #: go to a bot); the change is refused when it is not as expected.
+    was_open: bool = False
 
 
 def _now() -> datetime:
@@ -260,6 +264,15 @@ class Store:
     async def close(self) -> None:
         """Close every connection."""
         await self.engine.dispose()
+
+    async def ping(self, timeout: float = 5.0) -> None:
+        """Check that the database answers within ``timeout`` seconds; raises
+        :class:`StorageError` saying why not."""
+        try:
+            async with asyncio.timeout(timeout), self.engine.connect() as conn:
+                await conn.execute(select(1))
+        except (TimeoutError, SQLAlchemyError, OSError) as exc:
+            raise StorageError(f"the database does not answer: {_reason(exc)}") from None
 
     async def schema_version(self) -> int:
         """The schema version stored in the database."""
@@ -363,11 +376,13 @@ class Store:
             )
             return {status: n for status, n in rows}
 
-    async def actions(self, game_id: str) -> list[StoredAction]:
-        """A game's whole log, in order."""
+    async def actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+        """A game's log in order: all of it, or the entries after version ``after``."""
         async with self._sessions() as session:
             rows = await session.execute(
-                select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+                select(ActionRow)
+                .where(ActionRow.game_id == game_id, ActionRow.seq > after)
+                .order_by(ActionRow.seq)
             )
             return [_action(r) for r in rows.scalars()]
 
@@ -384,7 +399,9 @@ class Store:
 
         In the same transaction the game's version becomes ``entry.seq``, and its status, result
         and a seat change are stored when given. Raises :class:`SequenceConflictError` (storing
-        nothing) unless the game's version was ``entry.seq - 1``.
+        nothing) unless the game's version was ``entry.seq - 1`` and, for a seat change, the
+        seat is as the change expects: a taken person seat handed to a bot (not one still open),
+        a bot seat handed back.
         """
         now = _now()
         values: dict[str, Any] = {"version": entry.seq, "updated_at": now}
@@ -415,11 +432,23 @@ class Store:
                 )
                 session.add(row)
                 if seat_change is not None:
-                    await session.execute(
+                    # Compare-and-set: a copy of the game that is out of date (a seat was
+                    # taken since, elsewhere) must not change the seat behind anyone's back.
+                    expected = SeatRow.kind == ("person" if seat_change.kind == "bot" else "bot")
+                    changed = await session.execute(
                         update(SeatRow)
-                        .where(SeatRow.game_id == game_id, SeatRow.seat == seat_change.seat)
+                        .where(
+                            SeatRow.game_id == game_id,
+                            SeatRow.seat == seat_change.seat,
+                            expected,
+                            SeatRow.open.is_(seat_change.was_open),
+                        )
                         .values(kind=seat_change.kind, level=seat_change.level, open=False)
                     )
+                    if _rowcount(changed) != 1:
+                        raise SequenceConflictError(
+                            f"game {game_id}: seat {seat_change.seat + 1} changed meanwhile"
+                        )
         except IntegrityError:
             raise SequenceConflictError(
                 f"game {game_id}: step {entry.seq} was stored by another writer"
@@ -429,9 +458,17 @@ class Store:
     async def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> StoredGame:
         """Give the open person seat ``seat`` to a player; the game runs once no seat is open.
 
-        Raises :class:`SeatTakenError` (changing nothing) when the seat is not open.
+        Raises :class:`SeatTakenError` (changing nothing) when the seat is not open. Claims of
+        several seats at once (from several processes) are serialized on the game's row, so the
+        last one always sees every other seat taken and starts the game.
         """
         async with self._sessions.begin() as session:
+            if self.dialect != "sqlite":
+                # Locks the game's row until the commit. (SQLite has one writer at a time, and
+                # its transaction starts with the write below: a read first could not upgrade.)
+                await session.execute(
+                    select(GameRow.id).where(GameRow.id == game_id).with_for_update()
+                )
             taken = await session.execute(
                 update(SeatRow)
                 .where(
