@@ -26,8 +26,17 @@ READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:(\d+)/)")
 class ServerProcess:
     """One run of ``hisss serve``; a context manager that stops it at the end."""
 
-    def __init__(self, database: str, directory: Path, *, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        database: str,
+        directory: Path,
+        *,
+        bot_delay: float = 0.0,
+        command: list[str] | None = None,
+    ) -> None:
         self.database = database
+        #: Another command that prints the same ready line (e.g. the load test's server).
+        self.command = command
         self.directory = directory
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
@@ -59,6 +68,8 @@ class ServerProcess:
             "--bot-delay",
             str(self.bot_delay),
         ]
+        if self.command is not None:
+            command = self.command
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         began = time.monotonic()
         with out.open("wb") as stdout, err.open("wb") as stderr:
