@@ -795,7 +795,13 @@ def loadtest_command(
         typer.Option(
             "--think", metavar="SECONDS", min=0, help="A player's mean pause before each step."
         ),
-    ] = 0.5,
+    ] = 1.0,
+    ramp: Annotated[
+        float,
+        typer.Option(
+            "--ramp", metavar="SECONDS", min=0, help="Start the first games over this time."
+        ),
+    ] = 2.0,
     level: Annotated[
         str, typer.Option("--level", metavar="LEVEL", help="The bot that picks the actions.")
     ] = "easy",
@@ -819,7 +825,7 @@ def loadtest_command(
         db = database_url(database) if database is not None else None
         if as_json:
             figures = run_loadtest(
-                games, seconds, url=url, database=db, level=level, think=think, seed=seed
+                games, seconds, url=url, database=db, level=level, think=think, ramp=ramp, seed=seed
             )
             typer.echo(json.dumps(figures.summary()))
             return
@@ -839,6 +845,7 @@ def loadtest_command(
                 database=db,
                 level=level,
                 think=think,
+                ramp=ramp,
                 seed=seed,
                 progress=progress,
             )

@@ -4,8 +4,9 @@
 server that already runs), creates games whose two person seats are played by websocket clients,
 and drives them for a number of seconds, starting a new game whenever one ends. A client picks its
 actions with one of the project's bots, from a copy of the position it keeps by applying each
-state's ``last_event`` (or, after a gap, by replaying the record so far). It waits a short, random
-"thinking" time before each step, as a person would.
+state's ``last_event`` (or, after a gap, by replaying the record so far). It waits a random
+"thinking" time before each step, as a person would (uniform from 0 to twice ``think``, one
+second on average by default), and the first games start over a ``ramp`` of a few seconds.
 
 Per step it measures the time from sending the message to receiving the state that holds the step
 (the server's acknowledgement). At the end it asks the server for every game's stored state: a step
@@ -126,7 +127,7 @@ class LoadTest:
         base: str,
         *,
         level: str = "easy",
-        think: float = 0.5,
+        think: float = 1.0,
         seed: int = 1,
         progress: Callable[[Figures], None] | None = None,
     ) -> None:
@@ -140,11 +141,12 @@ class LoadTest:
         self.progress = progress
         self.deadline = 0.0
 
-    async def run(self, games: int, seconds: float) -> Figures:
-        """Keep ``games`` games going for ``seconds``; then check the stored games."""
+    async def run(self, games: int, seconds: float, ramp: float = 0.0) -> Figures:
+        """Keep ``games`` games going for ``seconds``, the first ones starting over ``ramp``
+        seconds (people do not all sit down at the same instant); then check the stored games."""
         began = time.monotonic()
         self.deadline = began + seconds
-        lanes = [asyncio.create_task(self._lane()) for _ in range(games)]
+        lanes = [asyncio.create_task(self._lane(ramp)) for _ in range(games)]
         ticker = asyncio.create_task(self._tick())
         await asyncio.gather(*lanes)
         ticker.cancel()
@@ -157,8 +159,9 @@ class LoadTest:
             self.progress(self.figures)
             await asyncio.sleep(0.25)
 
-    async def _lane(self) -> None:
-        """One game after another until the deadline."""
+    async def _lane(self, ramp: float) -> None:
+        """One game after another until the deadline, the first after up to ``ramp`` seconds."""
+        await asyncio.sleep(self.rng.uniform(0, ramp))
         while time.monotonic() < self.deadline:
             try:
                 created = await asyncio.to_thread(
@@ -328,7 +331,8 @@ def run_loadtest(
     url: str | None = None,
     database: str | None = None,
     level: str = "easy",
-    think: float = 0.5,
+    think: float = 1.0,
+    ramp: float = 2.0,
     seed: int = 1,
     progress: Callable[[Figures], None] | None = None,
 ) -> Figures:
@@ -349,7 +353,7 @@ def run_loadtest(
             raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
         try:
             test = LoadTest(url, level=level, think=think, seed=seed, progress=progress)
-            return asyncio.run(test.run(games, seconds))
+            return asyncio.run(test.run(games, seconds, min(ramp, seconds / 2)))
         finally:
             if server is not None:
                 server.stop()
