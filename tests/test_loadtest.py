@@ -13,7 +13,9 @@ from hisss.server.loadtest import KEYS, LoadTestError, run_loadtest
 
 
 def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
-    result = CliRunner().invoke(app, ["loadtest", "--games", "5", "--seconds", "3", "--json"])
+    result = CliRunner().invoke(
+        app, ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--json"]
+    )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert tuple(figures) == KEYS
@@ -24,7 +26,7 @@ def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
 
 
 def test_games_are_played_to_the_end_and_new_ones_started() -> None:
-    figures = run_loadtest(2, 4, think=0.0, level="easy", seed=3)
+    figures = run_loadtest(2, 4, think=0.0, ramp=0.0, level="easy", seed=3)
     assert figures.finished >= 2 and figures.games > figures.finished
     assert figures.errors == 0 and figures.lost_actions == 0
 

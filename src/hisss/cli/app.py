@@ -775,7 +775,8 @@ def loadtest_command(
         int, typer.Option("--games", metavar="N", min=1, help="Concurrent games.")
     ] = 20,
     seconds: Annotated[
-        float, typer.Option("--seconds", metavar="S", min=0.1, help="How long to drive them.")
+        float,
+        typer.Option("--seconds", metavar="S", min=0.1, help="How long to measure them."),
     ] = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     url: Annotated[
@@ -799,9 +800,12 @@ def loadtest_command(
     ramp: Annotated[
         float,
         typer.Option(
-            "--ramp", metavar="SECONDS", min=0, help="Start the first games over this time."
+            "--ramp",
+            metavar="SECONDS",
+            min=0,
+            help="Start the games over this time, before the measured seconds.",
         ),
-    ] = 2.0,
+    ] = 5.0,
     level: Annotated[
         str, typer.Option("--level", metavar="LEVEL", help="The bot that picks the actions.")
     ] = "easy",

@@ -6,7 +6,9 @@ and drives them for a number of seconds, starting a new game whenever one ends. 
 actions with one of the project's bots, from a copy of the position it keeps by applying each
 state's ``last_event`` (or, after a gap, by replaying the record so far). It waits a random
 "thinking" time before each step, as a person would (uniform from 0 to twice ``think``, one
-second on average by default), and the first games start over a ``ramp`` of a few seconds.
+second on average by default). The games start over a ``ramp`` of a few seconds; the figures
+are measured over the ``seconds`` that follow, with every game going (errors count from the
+start).
 
 Per step it measures the time from sending the message to receiving the state that holds the step
 (the server's acknowledgement). At the end it asks the server for every game's stored state: a step
@@ -140,17 +142,20 @@ class LoadTest:
         self.tables: list[_Table] = []
         self.progress = progress
         self.deadline = 0.0
+        self.measure_from = 0.0
 
     async def run(self, games: int, seconds: float, ramp: float = 0.0) -> Figures:
-        """Keep ``games`` games going for ``seconds``, the first ones starting over ``ramp``
-        seconds (people do not all sit down at the same instant); then check the stored games."""
+        """Start ``games`` games over ``ramp`` seconds (people do not all sit down at the same
+        instant), then measure ``seconds`` with all of them going (a game that ends is replaced
+        at once); then check the stored games. Errors count from the start."""
         began = time.monotonic()
-        self.deadline = began + seconds
+        self.measure_from = began + ramp
+        self.deadline = self.measure_from + seconds
         lanes = [asyncio.create_task(self._lane(ramp)) for _ in range(games)]
         ticker = asyncio.create_task(self._tick())
         await asyncio.gather(*lanes)
         ticker.cancel()
-        self.figures.seconds = time.monotonic() - began
+        self.figures.seconds = seconds
         await self._check_stored()
         return self.figures
 
@@ -212,7 +217,8 @@ class LoadTest:
                     if kind != "state" or message["version"] < seen:
                         continue
                     if sent is not None and message["version"] >= sent[0]:
-                        self.figures.latencies.append(time.monotonic() - sent[1])
+                        if sent[1] >= self.measure_from:
+                            self.figures.latencies.append(time.monotonic() - sent[1])
                         table.acked.append(sent[0])
                         sent = None
                     mirror = await self._follow(table, mirror, seen, message)
@@ -332,7 +338,7 @@ def run_loadtest(
     database: str | None = None,
     level: str = "easy",
     think: float = 1.0,
-    ramp: float = 2.0,
+    ramp: float = 5.0,
     seed: int = 1,
     progress: Callable[[Figures], None] | None = None,
 ) -> Figures:
@@ -353,7 +359,7 @@ def run_loadtest(
             raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
         try:
             test = LoadTest(url, level=level, think=think, seed=seed, progress=progress)
-            return asyncio.run(test.run(games, seconds, min(ramp, seconds / 2)))
+            return asyncio.run(test.run(games, seconds, ramp))
         finally:
             if server is not None:
                 server.stop()
