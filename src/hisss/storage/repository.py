@@ -229,8 +229,15 @@ class Store:
         try:
             # Statement parameters hold token hashes: never in logs or error messages.
             if url.startswith("sqlite"):
+                # One connection: SQLite has one writer at a time, and writers on several
+                # connections wait for each other in its busy handler, which sleeps; queueing for
+                # the one connection instead cut the load test's p99 latency by more than half.
                 engine = create_async_engine(
-                    url, connect_args={"timeout": 30}, hide_parameters=True
+                    url,
+                    connect_args={"timeout": 30},
+                    hide_parameters=True,
+                    pool_size=1,
+                    max_overflow=0,
                 )
                 event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
             else:
