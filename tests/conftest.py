@@ -49,6 +49,6 @@ def redis() -> Iterator[redis_server.RedisServer]:
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The SQLAlchemy URL of a fresh, empty database of each kind."""
     if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'hisss.db'}"
+        return f"sqlite+pysqlite:///{tmp_path / 'hisss.db'}"
     server: pg.PostgresServer = request.getfixturevalue("postgres")
     return await pg.create_database(server)

@@ -97,7 +97,7 @@ async def kill_and_restart(server: ServerProcess, rng: random.Random) -> list[fl
 
 
 async def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Path) -> None:
-    database = f"sqlite+aiosqlite:///{tmp_path / 'hisss.db'}"
+    database = f"sqlite+pysqlite:///{tmp_path / 'hisss.db'}"
     # The load test's server: ``hisss serve`` without the HTTP rate limit and the bots' pause.
     server = ServerProcess(
         database, tmp_path, command=[sys.executable, "-m", "hisss.server.loadtest", database]

@@ -26,7 +26,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     directory = tmp_path_factory.mktemp("fuzz")
     app = create_app(
         Settings(
-            database=f"sqlite+aiosqlite:///{directory / 'fuzz.db'}",
+            database=f"sqlite+pysqlite:///{directory / 'fuzz.db'}",
             bot_delay=0.0,
             http_rate_per_second=0.0,
         )
@@ -39,7 +39,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 def operations() -> list[Any]:
     """Every operation of the API's schema (read from an app that is not started)."""
-    app: Any = create_app(Settings(database="sqlite+aiosqlite:///:memory:"))
+    app: Any = create_app(Settings(database="sqlite+pysqlite:///:memory:"))
     loaded = schemathesis.openapi.from_dict(app.app.openapi())
     found: list[Any] = []
     for result in loaded.get_all_operations():

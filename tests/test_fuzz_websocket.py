@@ -28,7 +28,7 @@ SLACK = {"rate_burst": 1_000_000, "abuse_limit": 1_000_000, "max_hello_failures"
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(
-        database=f"sqlite+aiosqlite:///{tmp_path / 'fuzz.db'}",
+        database=f"sqlite+pysqlite:///{tmp_path / 'fuzz.db'}",
         bot_delay=0.0,
         http_rate_per_second=0.0,
         **SLACK,  # type: ignore[arg-type]

@@ -53,7 +53,7 @@ def make_client(tmp_path: Path) -> Iterator[Client]:
 
     def make(**options: Any) -> TestClient:
         settings = Settings(
-            database=f"sqlite+aiosqlite:///{tmp_path / f'sec{len(clients)}.db'}",
+            database=f"sqlite+pysqlite:///{tmp_path / f'sec{len(clients)}.db'}",
             **{"bot_delay": 0.0, **options},
         )
         client = TestClient(create_app(settings))

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sqlalchemy.orm import Session
 
 import pg
 from hisss.storage import (
@@ -184,10 +185,13 @@ async def test_reopening_keeps_everything_and_checks_the_schema(database: str) -
     store = await Store.open(database)
     try:
         assert len(await store.actions(game.id)) == 1
-        async with store._sessions.begin() as session:
-            row = await session.get(MetaRow, "schema_version")
+
+        def newer(session: Session) -> None:
+            row = session.get(MetaRow, "schema_version")
             assert row is not None
             row.value = str(SCHEMA_VERSION + 1)
+
+        await store._runner.run(newer)
     finally:
         await store.close()
     with pytest.raises(StorageError, match="newer than this hisss reads"):
@@ -202,8 +206,9 @@ async def test_an_unreachable_database_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("text", "url"),
     [
-        ("sqlite:///games.db", "sqlite+aiosqlite:///games.db"),
-        ("sqlite+aiosqlite:///games.db", "sqlite+aiosqlite:///games.db"),
+        ("sqlite:///games.db", "sqlite+pysqlite:///games.db"),
+        ("sqlite+aiosqlite:///games.db", "sqlite+pysqlite:///games.db"),
+        ("sqlite+pysqlite:///games.db", "sqlite+pysqlite:///games.db"),
         ("postgresql://ala@db/hisss", "postgresql+asyncpg://ala@db/hisss"),
         ("postgres://ala@db:5433/hisss", "postgresql+asyncpg://ala@db:5433/hisss"),
         ("postgresql+psycopg://ala@db/hisss", "postgresql+asyncpg://ala@db/hisss"),
@@ -239,7 +244,7 @@ def test_the_default_database_is_in_the_user_data_directory(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     url = default_database_url()
-    assert url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'hisss' / 'hisss.db'}"
+    assert url == f"sqlite+pysqlite:///{tmp_path / 'data' / 'hisss' / 'hisss.db'}"
     assert (tmp_path / "data" / "hisss").is_dir()
 
 
