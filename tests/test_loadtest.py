@@ -4,12 +4,14 @@ and whole games played to the end and started again."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from hisss.cli import app
-from hisss.server.loadtest import KEYS, LoadTestError, run_loadtest
+from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, _Table, run_loadtest
+from hisss.storage import GameStatus, NewAction, NewGame, NewSeat, Store
 
 
 def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
@@ -36,3 +38,32 @@ def test_bad_arguments_are_refused_before_anything_starts() -> None:
         run_loadtest(1, 1, url="ftp://example.org")
     result = CliRunner().invoke(app, ["loadtest", "--level", "genius", "--seconds", "1"])
     assert result.exit_code != 0 and "genius" in result.output
+
+
+async def test_the_database_check_counts_acknowledged_steps_that_are_not_stored(
+    tmp_path: Path,
+) -> None:
+    database = f"sqlite:///{tmp_path / 'load.db'}"
+    store = await Store.open(database)
+    try:
+        game = await store.create_game(
+            NewGame(
+                rules={},
+                deck={},
+                seed=1,
+                seats=(NewSeat("person", "A"), NewSeat("person", "B")),
+                status=GameStatus.RUNNING,
+            )
+        )
+        await store.append(game.id, NewAction(1, "starter", card="H:red"))
+        await store.append(game.id, NewAction(2, "draw", seat=0, card="T:red"))
+    finally:
+        await store.close()
+    test = LoadTest("http://127.0.0.1:1")
+    kept = _Table({"id": game.id, "websocket": "/ws", "seats": []})
+    kept.acked.extend([1, 2, 3])  # step 3 was acknowledged but never stored
+    gone = _Table({"id": "nosuchgame", "websocket": "/ws", "seats": []})
+    gone.acked.append(1)
+    test.tables.extend([kept, gone])
+    await test.check_database(database)
+    assert test.figures.lost_actions == 2

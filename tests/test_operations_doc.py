@@ -44,6 +44,23 @@ def test_every_serve_option_named_exists() -> None:
         assert option in result.stdout, option
 
 
+def test_every_loadtest_option_named_exists() -> None:
+    result = CliRunner().invoke(app, ["loadtest", "--help"])
+    assert result.exit_code == 0
+    lines = [
+        line
+        for block in _blocks(_section("Capacity"))
+        for line in block.splitlines()
+        if line.startswith("hisss loadtest")
+    ]
+    assert len(lines) == 3
+    named = {option for line in lines for option in re.findall(r"--[a-z][a-z-]+", line)}
+    named.update(re.findall(r"`(--[a-z-]+)", _section("Capacity")))
+    assert named >= {"--games", "--seconds", "--json", "--url", "--database", "--think"}
+    for option in named:
+        assert option in result.stdout, option
+
+
 def test_every_setting_named_exists_with_its_default() -> None:
     fields = {f.name: f for f in dataclasses.fields(Settings)}
     rows = re.findall(r"^\| (`[a-z_]+`.*?) \| (.*?) \|", _section("Limits"), flags=re.MULTILINE)
@@ -115,7 +132,7 @@ def test_the_sqlite_backups_copy_a_database_in_use(tmp_path: Path) -> None:
     assert len(recipes) == 2
 
     async def check() -> None:
-        store, game_id = await _fill(f"sqlite+aiosqlite:///{live}")
+        store, game_id = await _fill(f"sqlite+pysqlite:///{live}")
         try:
             for number, recipe in enumerate(recipes):
                 backups.mkdir(exist_ok=True)
@@ -125,7 +142,7 @@ def test_the_sqlite_backups_copy_a_database_in_use(tmp_path: Path) -> None:
                 await asyncio.to_thread(_bash, script)
                 (copy,) = backups.glob("hisss-*.db")
                 restored = copy.rename(tmp_path / f"restored-{number}.db")
-                await _holds(f"sqlite+aiosqlite:///{restored}", game_id)
+                await _holds(f"sqlite+pysqlite:///{restored}", game_id)
                 backups.rmdir()
         finally:
             await store.close()

@@ -11,8 +11,9 @@ are measured over the ``seconds`` that follow, with every game going (errors cou
 start).
 
 Per step it measures the time from sending the message to receiving the state that holds the step
-(the server's acknowledgement). At the end it asks the server for every game's stored state: a step
-that was acknowledged but whose version is not stored counts as lost.
+(the server's acknowledgement). At the end a step that was acknowledged but is not stored counts
+as lost: the load test stops a server of its own and reads every game's log from the database;
+a server given by ``--url`` is asked for every game's stored state.
 
 The server subprocess is this module run as a script (``python -m hisss.server.loadtest``): the
 same :func:`hisss.server.run.serve` as ``hisss serve``, with no bot pause and no HTTP rate limit,
@@ -144,10 +145,13 @@ class LoadTest:
         self.deadline = 0.0
         self.measure_from = 0.0
 
-    async def run(self, games: int, seconds: float, ramp: float = 0.0) -> Figures:
+    async def run(
+        self, games: int, seconds: float, ramp: float = 0.0, check: bool = True
+    ) -> Figures:
         """Start ``games`` games over ``ramp`` seconds (people do not all sit down at the same
         instant), then measure ``seconds`` with all of them going (a game that ends is replaced
-        at once); then check the stored games. Errors count from the start."""
+        at once); then, with ``check``, ask the server for the stored games. Errors count from
+        the start."""
         began = time.monotonic()
         self.measure_from = began + ramp
         self.deadline = self.measure_from + seconds
@@ -156,7 +160,8 @@ class LoadTest:
         await asyncio.gather(*lanes)
         ticker.cancel()
         self.figures.seconds = seconds
-        await self._check_stored()
+        if check:
+            await self._check_stored()
         return self.figures
 
     async def _tick(self) -> None:
@@ -268,8 +273,43 @@ class LoadTest:
         )
         return replay(GameRecord.from_json(text))
 
+    def count_lost(self, stored: dict[str, int]) -> None:
+        """Count the acknowledged steps past each game's stored version (``stored`` maps game
+        ids to versions; a game missing from it lost every step).
+
+        >>> test = LoadTest("http://127.0.0.1:1")
+        >>> table = _Table({"id": "g", "websocket": "/ws/g", "seats": []})
+        >>> table.acked.extend([1, 2, 3])
+        >>> test.tables.append(table)
+        >>> test.count_lost({"g": 2}); test.figures.lost_actions
+        1
+        >>> test.count_lost({}); test.figures.lost_actions
+        4
+        """
+        for table in self.tables:
+            version = stored.get(table.id, 0)
+            self.figures.lost_actions += sum(1 for acked in table.acked if acked > version)
+
+    async def check_database(self, database: str) -> None:
+        """Count lost steps from the database itself (the server stopped): the truth, not the
+        server's word."""
+        from hisss.storage import Store  # noqa: PLC0415
+
+        store = await Store.open(database)
+        try:
+            stored: dict[str, int] = {}
+            for table in self.tables:
+                game = await store.get_game(table.id)
+                if game is not None:
+                    # The log itself, not only the game row's version.
+                    stored[table.id] = len(await store.actions(table.id))
+            self.count_lost(stored)
+        finally:
+            await store.close()
+
     async def _check_stored(self) -> None:
-        """Count acknowledged steps that the server's stored games do not hold."""
+        """Count acknowledged steps that the server's stored games do not hold, as the server
+        reports them (a server of its own is checked in its database instead)."""
         for table in self.tables:
             if not table.acked:
                 continue
@@ -359,10 +399,14 @@ def run_loadtest(
             raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
         try:
             test = LoadTest(url, level=level, think=think, seed=seed, progress=progress)
-            return asyncio.run(test.run(games, seconds, ramp))
+            figures = asyncio.run(test.run(games, seconds, ramp, check=server is None))
         finally:
             if server is not None:
                 server.stop()
+        if server is not None:
+            # The server has stopped: read what its database holds.
+            asyncio.run(test.check_database(server.database))
+        return figures
 
 
 def _serve_main(argv: list[str]) -> None:
