@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -87,6 +88,33 @@ class PostgresServer:
         assert self.directory is not None and self.bin is not None, "not a server started here"
         data = str(self.directory / "data")
         _run([str(self.bin / "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"], self.user)
+
+    def freeze(self) -> None:
+        """Suspend every process of the server (SIGSTOP): connections stay open and new ones are
+        accepted by the kernel, but nothing answers, as with a hung machine. :meth:`thaw` ends
+        it."""
+        for pid in self._pids():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen server run again (SIGCONT)."""
+        for pid in self._pids():
+            os.kill(pid, signal.SIGCONT)
+
+    def _pids(self) -> list[int]:
+        """The postmaster and its children."""
+        assert self.directory is not None, "not a server started here"
+        main = int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # pid (comm) state ppid ...: comm may hold spaces, so split after its ")".
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # gone meanwhile
+            if int(fields[1]) == main:
+                children.append(int(stat.parent.name))
+        return [main, *children]
 
     def resume(self) -> None:
         """Start a paused server again on the same port and files."""

@@ -206,7 +206,10 @@ def test_spectators_watch_and_cannot_act(client: TestClient) -> None:
             expect(watcher, "error", code="spectator")
         with client.websocket_connect(game["websocket"]) as player:
             hello(player, game["seats"][0]["token"])
-            seen = state_where(watcher, lambda s: s["seats"][0]["connected"])
+            # The starter is stored and the player is there: the player's draw is next.
+            seen = state_where(
+                watcher, lambda s: s["seats"][0]["connected"] and s["phase"] == "draw"
+            )
             player.send_json({"type": "draw", "version": seen["version"]})
             moved = state_where(watcher, lambda s: s["version"] > seen["version"])
             assert moved["last_event"]["kind"] == "draw" and moved["last_event"]["seat"] == 1

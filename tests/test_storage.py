@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 import pg
@@ -274,3 +275,41 @@ def test_missing_postgresql_binaries_fail_with_what_to_install(
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(pg.PostgresMissingError, match=r"apt-get install -y postgresql"):
         pg.start()
+
+
+async def test_a_closed_store_refuses_every_call_and_closes_twice_quietly(database: str) -> None:
+    store = await Store.open(database)
+    game = await store.create_game(_new_game())
+    await store.close()
+    await store.close()
+    with pytest.raises(StorageError, match="the database is closed"):
+        await store.get_game(game.id)
+    with pytest.raises(StorageError, match="the database is closed"):
+        await store.append(game.id, NewAction(1, "starter", card="H:red"))
+    store = await Store.open(database)
+    try:
+        stored = await store.get_game(game.id)
+        assert stored is not None and stored.version == 0
+    finally:
+        await store.close()
+
+
+async def test_a_failing_database_call_is_a_storage_error(tmp_path: Path) -> None:
+    path = tmp_path / "gone.db"
+    store = await Store.open(f"sqlite:///{path}")
+    try:
+        game = await store.create_game(_new_game())
+        await store.ping()
+
+        def drop(session: Session) -> None:
+            session.execute(text("DROP TABLE actions"))
+
+        await store._runner.run(drop)
+        with pytest.raises(StorageError, match="the database failed: no such table: actions"):
+            await store.append(game.id, NewAction(1, "starter", card="H:red"))
+        with pytest.raises(StorageError, match="the database failed"):
+            await store.actions(game.id)
+        stored = await store.get_game(game.id)
+        assert stored is not None and stored.version == 0  # the failed append changed nothing
+    finally:
+        await store.close()

@@ -746,6 +746,15 @@ def serve_command(
             help="How long a player must be gone before the others may hand the seat to a bot.",
         ),
     ] = 60.0,
+    database_timeout: Annotated[
+        float,
+        typer.Option(
+            "--database-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            help="How long a wait on the database may last before the request fails.",
+        ),
+    ] = 10.0,
     redis: Annotated[
         str | None,
         typer.Option(
@@ -779,7 +788,11 @@ def serve_command(
         url = database_url(database) if database is not None else default_database_url()
         logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s - %(message)s")
         settings = Settings(
-            database=url, bot_delay=bot_delay, away_seconds=away_seconds, redis=redis
+            database=url,
+            bot_delay=bot_delay,
+            away_seconds=away_seconds,
+            database_timeout=database_timeout,
+            redis=redis,
         )
         try:
             serve(settings, host, port, announce=typer.echo, reuse_port=reuse_port)

@@ -152,7 +152,11 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own = store is None
-        opened = await Store.open(settings.database) if store is None else store
+        opened = (
+            await Store.open(settings.database, settings.database_timeout)
+            if store is None
+            else store
+        )
         # A hub handed in is started and stopped by its owner (``hisss serve``).
         own_hub: Hub | None = None
         used = hub

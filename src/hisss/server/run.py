@@ -107,7 +107,7 @@ async def _serve(
 
     sock = bind(host, port, reuse_port)
     try:
-        store = await Store.open(settings.database)
+        store = await Store.open(settings.database, settings.database_timeout)
     except StorageError as exc:
         sock.close()
         raise ServeError(str(exc)) from None

@@ -41,6 +41,9 @@ class Settings:
     max_hello_failures: int = 5
     #: Seconds a new connection has to say hello.
     hello_timeout: float = 20.0
+    #: Seconds any wait on the database may last (connecting, a statement, a free connection)
+    #: before the request fails with an error instead of hanging.
+    database_timeout: float = 10.0
     #: Live games kept in memory (each can be rebuilt from the database at any time).
     cache_size: int = 2000
     #: Web page origins (``https://example.org``) allowed besides the server's own.

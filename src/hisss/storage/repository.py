@@ -42,6 +42,8 @@ _ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
 #: Letters of the short public game codes: no 0/O, 1/I/L to misread.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+#: Seconds any wait on the database may last before the call fails (see :meth:`Store.open`).
+DEFAULT_TIMEOUT = 10.0
 
 
 class StorageError(HisssError):
@@ -223,14 +225,22 @@ class Store:
         return self._runner.dialect
 
     @classmethod
-    async def open(cls, url: str) -> Store:
+    async def open(cls, url: str, timeout: float = DEFAULT_TIMEOUT) -> Store:
         """Connect to the database at ``url`` (a SQLAlchemy URL), creating the tables.
+
+        ``timeout`` bounds, in seconds, each wait on the database: connecting, a statement, a
+        free connection of the pool, a lock held by another SQLite connection. A database that
+        stops answering makes calls fail with :class:`StorageError`, never hang.
 
         Raises :class:`StorageError` naming the database (password hidden) and the reason.
         """
         shown = display_url(url)
         try:
-            runner: _Runner = _ThreadRunner(url) if url.startswith("sqlite") else _AsyncRunner(url)
+            runner: _Runner = (
+                _ThreadRunner(url, timeout)
+                if url.startswith("sqlite")
+                else _AsyncRunner(url, timeout)
+            )
         except (SQLAlchemyError, ImportError, ValueError) as exc:
             raise StorageError(f"cannot use database {shown}: {_reason(exc)}") from None
         store = cls(runner, url)
@@ -245,21 +255,35 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Close every connection."""
+        """Close every connection; calls after this raise :class:`StorageError`. Closing
+        twice does nothing."""
         await self._runner.close()
+
+    async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run one transaction. A database failure becomes :class:`StorageError` (with the
+        original as its cause); :class:`IntegrityError` is left for the caller to name."""
+        try:
+            return await self._runner.run(fn, *args)
+        except (IntegrityError, StorageError):
+            raise
+        except (SQLAlchemyError, OSError, TimeoutError) as exc:
+            raise StorageError(f"the database failed: {_reason(exc)}") from exc
 
     async def ping(self, timeout: float = 5.0) -> None:
         """Check that the database answers within ``timeout`` seconds; raises
         :class:`StorageError` saying why not."""
         try:
             async with asyncio.timeout(timeout):
-                await self._runner.run(_ping)
-        except (TimeoutError, SQLAlchemyError, OSError) as exc:
-            raise StorageError(f"the database does not answer: {_reason(exc)}") from None
+                await self._run(_ping)
+        except TimeoutError:
+            raise StorageError(f"the database does not answer within {timeout:g} s") from None
+        except StorageError as exc:
+            reason = _reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
+            raise StorageError(f"the database does not answer: {reason}") from None
 
     async def schema_version(self) -> int:
         """The schema version stored in the database."""
-        return await self._runner.run(_schema_version)
+        return await self._run(_schema_version)
 
     # ------------------------------------------------------------------ games
 
@@ -269,8 +293,10 @@ class Store:
             game_id = uuid.uuid4().hex
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                return await self._runner.run(_create_game, new, game_id, code)
-            except IntegrityError:
+                return await self._run(_create_game, new, game_id, code)
+            except IntegrityError as exc:
+                if "code" not in _reason(exc):
+                    raise StorageError(f"the database refused the game: {_reason(exc)}") from exc
                 continue  # a code already taken: draw another
         raise StorageError("could not find a free game code after 8 tries")  # pragma: no cover
 
@@ -278,25 +304,25 @@ class Store:
         """The game with id ``key``, or with the short code ``key`` (any case); else ``None``."""
         if not _is_key(key):
             return None
-        return await self._runner.run(_get_game, key)
+        return await self._run(_get_game, key)
 
     async def list_games(
         self, status: GameStatus | None = None, limit: int = 50
     ) -> list[StoredGame]:
         """Games, the most recently changed first; only those of ``status`` if given."""
-        return await self._runner.run(_list_games, status, limit)
+        return await self._run(_list_games, status, limit)
 
     async def game_ids(self, status: GameStatus) -> list[str]:
         """The ids of every game of ``status``, oldest change first."""
-        return await self._runner.run(_game_ids, status)
+        return await self._run(_game_ids, status)
 
     async def count_games(self) -> dict[str, int]:
         """The number of games of each status."""
-        return await self._runner.run(_count_games)
+        return await self._run(_count_games)
 
     async def actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
         """A game's log in order: all of it, or the entries after version ``after``."""
-        return await self._runner.run(_actions, game_id, after)
+        return await self._run(_actions, game_id, after)
 
     async def append(
         self,
@@ -316,7 +342,7 @@ class Store:
         a bot seat handed back.
         """
         try:
-            return await self._runner.run(_append, game_id, entry, status, result, seat_change)
+            return await self._run(_append, game_id, entry, status, result, seat_change)
         except IntegrityError:
             raise SequenceConflictError(
                 f"game {game_id}: step {entry.seq} was stored by another writer"
@@ -329,19 +355,19 @@ class Store:
         several seats at once (from several processes) are serialized on the game's row, so the
         last one always sees every other seat taken and starts the game.
         """
-        return await self._runner.run(_claim_seat, game_id, seat, name, token_hash)
+        return await self._run(_claim_seat, game_id, seat, name, token_hash)
 
     # ------------------------------------------------------------------ replays
 
     async def add_replay(self, record: str, players: int, turns: int) -> StoredReplay:
         """Store an uploaded record's JSON text (already checked by the caller)."""
-        return await self._runner.run(_add_replay, record, players, turns)
+        return await self._run(_add_replay, record, players, turns)
 
     async def get_replay(self, replay_id: str) -> StoredReplay | None:
         """The uploaded record ``replay_id``, or ``None``."""
         if not _is_key(replay_id):
             return None
-        return await self._runner.run(_get_replay, replay_id)
+        return await self._run(_get_replay, replay_id)
 
 
 # ---------------------------------------------------------------------- running transactions
@@ -352,29 +378,44 @@ class _Runner:
     back when it raises."""
 
     dialect: str
+    closed = False
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         raise NotImplementedError
 
     async def close(self) -> None:
         raise NotImplementedError
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise StorageError("the database is closed")
 
 
 class _AsyncRunner(_Runner):
     """PostgreSQL through asyncpg: SQLAlchemy's asyncio extension runs each transaction on a
     pooled connection, so transactions of different games run side by side."""
 
-    def __init__(self, url: str) -> None:
-        self.engine = create_async_engine(url, pool_pre_ping=True, hide_parameters=True)
+    def __init__(self, url: str, timeout: float) -> None:
+        self.engine = create_async_engine(
+            url,
+            pool_pre_ping=True,
+            pool_timeout=timeout,
+            hide_parameters=True,
+            # asyncpg's own bounds: connecting, and every statement.
+            connect_args={"timeout": timeout, "command_timeout": timeout},
+        )
         self.dialect = self.engine.dialect.name
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        self._check_open()
         async with self._sessions.begin() as session:
             return await session.run_sync(fn, *args)
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        if not self.closed:
+            self.closed = True
+            await self.engine.dispose()
 
 
 class _ThreadRunner(_Runner):
@@ -389,11 +430,12 @@ class _ThreadRunner(_Runner):
     task): like an answer lost on the way, the caller must then reload what it holds.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float) -> None:
         parts = make_url(url)
         self.engine = create_engine(
             parts.set(drivername="sqlite+pysqlite"),
-            connect_args={"timeout": 30},
+            # How long a write waits for another connection's lock (a backup, another program).
+            connect_args={"timeout": timeout},
             hide_parameters=True,
             poolclass=StaticPool,
         )
@@ -407,10 +449,14 @@ class _ThreadRunner(_Runner):
             return fn(session, *args)
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        self._check_open()
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._transaction, fn, args)
 
     async def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True  # no transaction is handed over after this one
         loop = asyncio.get_running_loop()
         # Queued behind every transaction already handed over, and in the connection's thread.
         await loop.run_in_executor(self._thread, self.engine.dispose)
