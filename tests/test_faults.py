@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,12 +28,19 @@ from hisss.record import GameRecord, replay
 from server_process import ServerProcess
 
 GAMES = 50
-KILLS = 3
+KILLS = 6
+#: The kills fall at random points of the games' mean progress (the share of the deck placed):
+#: one in each of ``KILLS`` equal parts of this span, in the middle half of its part, so that
+#: the kills are spread from the games' start to their end and two are never close together.
+SPAN = (0.05, 0.9)
+#: At least this many games have steps acknowledged both just before and just after each kill.
+INTERRUPTED = GAMES // 5
 
 
 @dataclass
 class Played:
-    """One game's person seat: the steps the server acknowledged, by version."""
+    """One game's person seat: the steps the server acknowledged, by version, how many each run
+    of the server acknowledged, and the game's progress as last seen."""
 
     game: str
     websocket: str
@@ -41,14 +49,51 @@ class Played:
     plays: dict[int, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     over: bool = False
+    progress: float = 0.0
+    acks: Counter[int] = field(default_factory=Counter)
 
 
-async def play_through_restarts(server: ServerProcess, game: Played, deadline: float) -> None:
+@dataclass
+class Runs:
+    """The server's runs, told apart by address: the address clients are to connect to now
+    (``""`` while the server is down) and each run's number (from 1) by its address."""
+
+    url: str = ""
+    numbers: dict[str, int] = field(default_factory=dict)
+
+    async def start(self, server: ServerProcess) -> None:
+        """Start the server and publish its address. A run that came up on an earlier run's
+        port (rare with port 0) is started again, so an address names one run."""
+        while True:
+            await asyncio.to_thread(server.start)
+            if server.ws_url not in self.numbers:
+                break
+            server.kill()
+        self.numbers[server.ws_url] = len(self.numbers) + 1
+        self.url = server.ws_url
+
+
+@dataclass
+class Kill:
+    """One SIGKILL: the games' mean progress and how many games were not over as the players saw
+    them at that moment, and how long the server took to start again."""
+
+    progress: float
+    unfinished: int
+    restart: float
+
+
+async def play_through_restarts(runs: Runs, game: Played, deadline: float) -> None:
     """Play seat 1 (the last legal action each time) to the end, reconnecting after each kill."""
     while not game.over and time.monotonic() < deadline:
         sent: tuple[int, str] | None = None
+        url = runs.url
+        if not url:
+            await asyncio.sleep(0.05)  # the server is down: wait for the next run
+            continue
         try:
-            async with connect(server.ws_url + game.websocket, proxy=None, open_timeout=5) as ws:
+            async with connect(url + game.websocket, proxy=None, open_timeout=5) as ws:
+                run = runs.numbers[url]
                 await ws.send(json.dumps({"type": "hello", "token": game.token}))
                 while True:
                     message = json.loads(await asyncio.wait_for(ws.recv(), 20))
@@ -59,6 +104,8 @@ async def play_through_restarts(server: ServerProcess, game: Played, deadline: f
                     if message["type"] != "state":
                         continue
                     version, event = message["version"], message["last_event"]
+                    placed, left = message["turn"], message["cards_left"]
+                    game.progress = placed / (placed + left + (message["drawn"] is not None))
                     if sent is not None and version == sent[0] and event["seat"] == 1:
                         kind = event["kind"]
                         if kind == "draw":
@@ -66,6 +113,7 @@ async def play_through_restarts(server: ServerProcess, game: Played, deadline: f
                         else:
                             assert kind == "play" and event["action"] == sent[1], event
                             game.plays[version] = sent[1]
+                        game.acks[run] += 1
                         sent = None
                     if message["phase"] == "over":
                         game.over = True
@@ -85,16 +133,30 @@ async def play_through_restarts(server: ServerProcess, game: Played, deadline: f
             await asyncio.sleep(0.1)  # the server is down: try again
 
 
-async def kill_and_restart(server: ServerProcess, rng: random.Random) -> list[float]:
-    """SIGKILL the server at random moments and start it again each time; the moments."""
-    moments = []
-    began = time.monotonic()
-    for _ in range(KILLS):
-        await asyncio.sleep(rng.uniform(0.5, 2.5))
-        moments.append(time.monotonic() - began)
-        server.kill()
-        await asyncio.to_thread(server.start)
-    return moments
+async def kill_and_restart(
+    server: ServerProcess, runs: Runs, games: list[Played], rng: random.Random, deadline: float
+) -> list[Kill]:
+    """SIGKILL the server at random moments through the games' life and start it again each
+    time: the ``k``-th kill waits for the games' mean progress to pass a random mark in the
+    ``k``-th part of :data:`SPAN`, then for a random fraction of a second more."""
+    part = (SPAN[1] - SPAN[0]) / KILLS
+    marks = [SPAN[0] + (k + 0.25 + 0.5 * rng.random()) * part for k in range(KILLS)]
+    kills = []
+    for mark in marks:
+        while _mean_progress(games) < mark and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(rng.uniform(0, 0.25))
+        progress, unfinished = _mean_progress(games), sum(not g.over for g in games)
+        runs.url = ""  # from now on nobody connects to the run being killed
+        server.kill()  # blocks the event loop: no client reads until the server is dead
+        began = time.monotonic()
+        await runs.start(server)
+        kills.append(Kill(progress, unfinished, time.monotonic() - began))
+    return kills
+
+
+def _mean_progress(games: list[Played]) -> float:
+    return sum(1.0 if g.over else g.progress for g in games) / len(games)
 
 
 async def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Path) -> None:
@@ -103,7 +165,8 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Pa
     server = ServerProcess(
         database, tmp_path, command=[sys.executable, "-m", "hisss.server.loadtest", database]
     )
-    await asyncio.to_thread(server.start)
+    runs = Runs()
+    await runs.start(server)
     try:
         games = []
         for _ in range(GAMES):
@@ -114,12 +177,19 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Pa
                 {"seats": [{"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"}]},
             )
             games.append(Played(created["id"], created["websocket"], created["seats"][0]["token"]))
-        deadline = time.monotonic() + 60
-        players = [asyncio.create_task(play_through_restarts(server, g, deadline)) for g in games]
-        moments = await kill_and_restart(server, random.Random(8))
+        began = time.monotonic()
+        deadline = began + 90
+        players = [asyncio.create_task(play_through_restarts(runs, g, deadline)) for g in games]
+        kills = await kill_and_restart(server, runs, games, random.Random(8), deadline)
         await asyncio.gather(*players)
-        assert server.runs == KILLS + 1 and len(moments) == KILLS
-        assert all(game.over for game in games), "a game did not finish within a minute"
+        took = time.monotonic() - began
+        assert len(kills) == KILLS and len(runs.numbers) == KILLS + 1
+        assert all(game.over for game in games), "a game did not finish in time"
+        # Each kill came in the middle of play: many games had steps acknowledged both by the
+        # run that was killed and by the next one (so they were not over at the kill).
+        for number, kill in enumerate(kills, start=1):
+            interrupted = sum(bool(g.acks[number] and g.acks[number + 1]) for g in games)
+            assert interrupted >= INTERRUPTED, (number, kill, interrupted)
         acknowledged = 0
         for game in games:
             assert set(game.errors) <= {"stale_version"}, game.errors
@@ -133,6 +203,15 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Pa
                 assert turn.player == 0 and str(turn.action) == action
             acknowledged += len(game.draws) + len(game.plays)
         assert acknowledged >= GAMES * 40
+        print(f"{acknowledged} steps over {KILLS} kills in {took:.1f} s:")
+        for number, kill in enumerate(kills, start=1):
+            interrupted = sum(bool(g.acks[number] and g.acks[number + 1]) for g in games)
+            print(
+                f"kill {number}: progress {kill.progress:.2f}, {kill.unfinished} games unfinished, "
+                f"{sum(g.acks[number] for g in games)} steps acknowledged before and "
+                f"{sum(g.acks[number + 1] for g in games)} after, {interrupted} games on both "
+                f"sides, restarted in {kill.restart:.2f} s"
+            )
     finally:
         server.stop()
 

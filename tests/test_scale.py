@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -29,6 +30,11 @@ from hisss.server.service import SeatSpec, build_spec
 from hisss.storage import GameStatus, Store
 from server_process import ServerProcess
 
+#: The presence figures of a state's seats: they may differ between copies of one version.
+PRESENCE = ("connected", "away_seconds")
+#: uvicorn's log line for a websocket connection it accepted; the client's port first.
+ACCEPTED = re.compile(r'127\.0\.0\.1:(\d+) - "WebSocket /ws/games/\w+" \[accepted\]')
+
 
 class Follower(threading.Thread):
     """A websocket client of one game in a thread: a player (with a token) takes its turns with
@@ -43,10 +49,13 @@ class Follower(threading.Thread):
         self.errors: list[dict[str, Any]] = []
         self.failure: BaseException | None = None
         self.ready = threading.Event()
+        #: The client's own port, which the server's log line of the connection names.
+        self.port = 0
 
     def run(self) -> None:
         try:
             with connect(self.url, open_timeout=20) as ws:
+                self.port = ws.local_address[1]
                 hello: dict[str, Any] = {"type": "hello"}
                 hello.update({"token": self.token} if self.token else {"role": "spectator"})
                 ws.send(json.dumps(hello))
@@ -85,12 +94,34 @@ class Follower(threading.Thread):
 
     def check(self, final: int) -> dict[int, dict[str, Any]]:
         """Every state from the first one seen to ``final``, in order, none skipped, none out of
-        order, no error; returns them by version (without presence)."""
+        order, no error, a version sent again different only in presence; returns them by
+        version, without presence."""
         assert self.failure is None, repr(self.failure)
         assert self.errors == []
         versions = self.versions()
         assert versions == list(range(versions[0], final + 1)), versions
-        return {s["version"]: {k: v for k, v in s.items() if k != "seats"} for s in self.states}
+        out: dict[int, dict[str, Any]] = {}
+        for state in self.states:
+            content = _without_presence(state)
+            assert out.setdefault(state["version"], content) == content, state["version"]
+        return out
+
+
+def _without_presence(state: dict[str, Any]) -> dict[str, Any]:
+    """A state message without its seats' presence figures, the part that may change while the
+    version stays the same."""
+    seats = [{k: v for k, v in seat.items() if k not in PRESENCE} for seat in state["seats"]]
+    return {**state, "seats": seats}
+
+
+def _served_by(servers: list[ServerProcess], clients: list[Follower]) -> list[list[Follower]]:
+    """The clients each server accepted, found by the client's port in the server's log lines
+    of accepted websocket connections; each client is in exactly one list."""
+    ports = [{int(port) for port in ACCEPTED.findall(s.output())} for s in servers]
+    served = [[client for client in clients if client.port in accepted] for accepted in ports]
+    for client in clients:
+        assert sum(client.port in accepted for accepted in ports) == 1, (client.port, ports)
+    return served
 
 
 @pytest.fixture
@@ -169,28 +200,39 @@ def test_two_processes_share_one_address(shared: tuple[str, str], tmp_path: Path
     options = ("--redis", redis_url, "--reuse-port", "--port", port)
     one = ServerProcess(database, tmp_path, args=options, name="one").start()
     two = ServerProcess(database, tmp_path, args=options, name="two").start()
+    servers = [one, two]
     try:
         assert one.url == two.url and one.url.endswith(f":{port}/")
         assert one.request("GET", "/healthz") == {"ok": True, "database": "postgresql"}
         game = _post_game(one, [{"kind": "person", "name": "Ala"}, {"kind": "bot"}])
         url = one.ws_url + game["websocket"]
-        watchers = [Follower(url) for _ in range(12)]
-        for watcher in watchers:
+        watchers: list[Follower] = []
+        # The kernel spreads the connections over both processes: 12 spectators, and more in
+        # the unlikely case that all of them went to the same one.
+        while len(watchers) < 12 or (not all(_served_by(servers, watchers)) and len(watchers) < 40):
+            watcher = Follower(url)
             watcher.start()
-        assert all(w.ready.wait(20) for w in watchers)
+            assert watcher.ready.wait(20)
+            watchers.append(watcher)
         ala = Follower(url, game["seats"][0]["token"], seat=1)
         ala.start()
-        _finish([*watchers, ala])
+        everyone = [*watchers, ala]
+        _finish(everyone)
         final = ala.versions()[-1]
-        for client in [*watchers, ala]:
-            client.check(final)
+        seen = {client: client.check(final) for client in everyone}
         assert all(w.versions()[0] <= 1 for w in watchers)
+        # Both processes served spectators (so both served every version), and a client of either
+        # got the same state for each version, presence aside.
+        by_process = _served_by(servers, everyone)
+        for clients in by_process:
+            assert any(client in watchers for client in clients), [len(c) for c in by_process]
+        for version in range(1, final + 1):
+            states = [seen[c][version] for c in everyone if version in seen[c]]
+            assert all(state == states[0] for state in states[1:]), version
+        print(f"{final} states to {[len(c) for c in by_process]} clients of the two processes")
     finally:
         assert one.stop() == 0
         assert two.stop() == 0
-    # The kernel spread the 13 connections over both processes.
-    for server in (one, two):
-        assert "WebSocket /ws/games/" in server.output(), server.output()
 
 
 # ---------------------------------------------------------------------- two services, one database
