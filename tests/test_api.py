@@ -222,7 +222,9 @@ def test_too_many_requests_from_one_address(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as limited:
         for _ in range(3):
             assert limited.post("/api/games", json=body).status_code == 201
-        error(limited.post("/api/games", json=body), 429, "rate_limited")
+        refused = limited.post("/api/games", json=body)
+        error(refused, 429, "rate_limited")
+        assert refused.headers["retry-after"] == "1000"  # one request per 1000 s
         assert limited.get("/api/games").status_code == 200, "reading is not limited"
         assert len(limited.get("/api/games").json()["running"]) == 3
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from hisss.cli import app
 from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, _Table, run_loadtest
 from hisss.storage import GameStatus, NewAction, NewGame, NewSeat, Store
+from server_process import ServerProcess
 
 
 def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
@@ -67,3 +68,11 @@ async def test_the_database_check_counts_acknowledged_steps_that_are_not_stored(
     test.tables.extend([kept, gone])
     await test.check_database(database)
     assert test.figures.lost_actions == 2
+
+
+def test_a_rate_limited_server_is_waited_for_not_counted_as_failing(tmp_path: Path) -> None:
+    # ``hisss serve`` as it is: 30 new games per address at once, then one a second.
+    with ServerProcess(f"sqlite:///{tmp_path / 'limited.db'}", tmp_path) as server:
+        figures = run_loadtest(34, 3, url=server.url, think=0.2, ramp=0.5, seed=5)
+    assert figures.throttled >= 4, figures.throttled
+    assert figures.games >= 31 and figures.errors == 0 and figures.lost_actions == 0

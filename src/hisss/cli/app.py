@@ -891,6 +891,8 @@ def loadtest_command(
             table.add_row(key, str(value))
         for kind, count in sorted(figures.error_kinds.items()):
             table.add_row(f"error {kind}", str(count))
+        if figures.throttled:
+            table.add_row("games refused by the rate limit (retried)", str(figures.throttled))
         _stdout().print(table)
 
 

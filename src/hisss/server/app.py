@@ -12,6 +12,7 @@ and adds security headers (the front end loads nothing from anywhere but this se
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -86,11 +87,14 @@ class Guard:
         if method == "POST" and self.settings.http_rate_per_second > 0:
             client = scope.get("client")
             if not self.buckets.take(client[0] if client else "?"):
+                # The time one more request takes to be allowed, in whole seconds.
+                wait = math.ceil(1 / self.settings.http_rate_per_second)
                 await _refuse(
                     send,
                     ProtocolError(
                         "rate_limited", "too many requests from your address: wait a little"
                     ),
+                    [(b"retry-after", str(wait).encode())],
                 )
                 return
         limit = (
@@ -133,13 +137,15 @@ class Guard:
         await self.app(scope, buffered, secured)
 
 
-async def _refuse(send: Send, error: ProtocolError) -> None:
+async def _refuse(
+    send: Send, error: ProtocolError, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
     response = error_response(error)
     await send(
         {
             "type": "http.response.start",
             "status": response.status_code,
-            "headers": response.raw_headers + _SECURITY_HEADERS,
+            "headers": response.raw_headers + _SECURITY_HEADERS + (headers or []),
         }
     )
     await send({"type": "http.response.body", "body": response.body})

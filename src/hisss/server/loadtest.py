@@ -64,6 +64,8 @@ class Figures:
     error_kinds: dict[str, int] = field(default_factory=dict)
     lost_actions: int = 0
     seconds: float = 0.0
+    #: Game creations the server's rate limit refused (waited for and tried again).
+    throttled: int = 0
 
     def error(self, kind: str) -> None:
         """Count one error of ``kind``."""
@@ -98,6 +100,20 @@ def _quantile(ordered: list[float], q: float) -> float:
         return 0.0
     rank = max(1, round(q * len(ordered) + 0.5 - 1e-9))
     return ordered[min(rank, len(ordered)) - 1]
+
+
+def _retry_after(exc: urllib.error.HTTPError) -> float:
+    """Seconds to wait before trying again: the answer's ``Retry-After``, else one.
+
+    >>> _retry_after(urllib.error.HTTPError("u", 429, "slow", {"Retry-After": "3"}, None))
+    3.0
+    >>> _retry_after(urllib.error.HTTPError("u", 500, "failed", {}, None))
+    1.0
+    """
+    try:
+        return min(max(float(exc.headers.get("Retry-After", 1)), 0.1), 30.0)
+    except (TypeError, ValueError):
+        return 1.0
 
 
 def _http(url: str, method: str = "GET", body: object = None, timeout: float = 30) -> Any:
@@ -180,6 +196,15 @@ class LoadTest:
                     "POST",
                     {"seats": [{"kind": "person"}, {"kind": "person"}]},
                 )
+            except urllib.error.HTTPError as exc:
+                if exc.code != 429:
+                    self.figures.error(f"create: HTTP {exc.code}")
+                else:
+                    # The server's limit of new games per address: wait as told, as a client
+                    # should; not an error of the server.
+                    self.figures.throttled += 1
+                await asyncio.sleep(_retry_after(exc))
+                continue
             except (OSError, ValueError) as exc:
                 self.figures.error(f"create: {type(exc).__name__}")
                 await asyncio.sleep(1)
