@@ -5,12 +5,13 @@ importlib mode), and gives the database fixtures: ``postgres`` starts one throw-
 server for the session (see ``tests/pg.py``; the tests that need it fail, never skip, when its
 binaries are missing), ``redis`` one throw-away Redis server (``tests/redis_server.py``), and
 ``database`` is parametrized over SQLite and PostgreSQL, giving each
-test a fresh empty database.
+test a fresh empty database. ``make_client`` starts in-process servers with changed settings.
 """
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,3 +53,28 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite+pysqlite:///{tmp_path / 'hisss.db'}"
     server: pg.PostgresServer = request.getfixturevalue("postgres")
     return await pg.create_database(server)
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Start an in-process server (a ``TestClient``) with changed ``Settings`` on a SQLite file
+    of its own and no bot pause; every one started is stopped at the end of the test."""
+    from fastapi.testclient import TestClient  # noqa: PLC0415 - only the web tests need it
+
+    from hisss.server import Settings, create_app  # noqa: PLC0415
+
+    clients: list[TestClient] = []
+
+    def make(**options: Any) -> TestClient:
+        settings = Settings(
+            database=f"sqlite+pysqlite:///{tmp_path / f'web{len(clients)}.db'}",
+            **{"bot_delay": 0.0, **options},
+        )
+        client = TestClient(create_app(settings))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)

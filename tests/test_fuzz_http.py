@@ -45,6 +45,7 @@ from schemathesis.core.result import Err
 from schemathesis.specs.openapi.checks import has_only_additional_properties_in_non_body_parameters
 
 from hisss.server import ERROR_CODES, Settings, create_app
+from test_api import play_out
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "classic-2p-rainbow.json"
 
@@ -142,27 +143,6 @@ def create(client: TestClient, *seats: dict[str, Any]) -> dict[str, Any]:
     assert response.status_code == 201, response.text
     game: dict[str, Any] = response.json()
     return game
-
-
-def play_out(client: TestClient, game: dict[str, Any]) -> None:
-    """Play seat 1 over the websocket, always the first legal action, to the end."""
-    with client.websocket_connect(game["websocket"]) as ws:
-        ws.send_json({"type": "hello", "token": game["seats"][0]["token"]})
-        assert ws.receive_json()["type"] == "welcome"
-        acted = -1
-        while True:
-            message = ws.receive_json()
-            if message["type"] != "state":
-                continue
-            if message["phase"] == "over":
-                return
-            if message["to_move"] != 1 or message["version"] == acted:
-                continue
-            acted = message["version"]
-            if message["phase"] == "draw":
-                ws.send_json({"type": "draw", "version": acted})
-            else:
-                ws.send_json({"type": "play", "version": acted, "action": message["legal"][0]})
 
 
 def forged(key: str) -> str:

@@ -28,7 +28,7 @@ import json
 import logging
 import secrets
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,33 +37,12 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from hisss.server import Settings, create_app
 from hisss.server.service import token_hash
 from hisss.server.session import CLOSE_FORBIDDEN_ORIGIN, CLOSE_RATE_LIMITED, CLOSE_TOO_LARGE
 from test_websocket import ALA, BOT, expect, hello, new_game, receive, state_where
 
 Client = Callable[..., TestClient]
 TESTS = Path(__file__).parent
-
-
-@pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Client]:
-    """Start an in-process server with changed settings; stopped at the end of the test."""
-    clients: list[TestClient] = []
-
-    def make(**options: Any) -> TestClient:
-        settings = Settings(
-            database=f"sqlite+pysqlite:///{tmp_path / f'sec{len(clients)}.db'}",
-            **{"bot_delay": 0.0, **options},
-        )
-        client = TestClient(create_app(settings))
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
 
 
 @pytest.fixture

@@ -4,8 +4,7 @@ kind of bad input getting its error while nothing changes."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, cast
 
 import anyio
@@ -16,7 +15,7 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hisss.server import GameService, Settings, create_app
+from hisss.server import GameService, Settings
 from hisss.server.service import token_hash
 from hisss.server.session import (
     CLIENT_TYPES,
@@ -29,26 +28,6 @@ from hisss.server.session import (
 )
 
 Client = Callable[..., TestClient]
-
-
-@pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Client]:
-    """Start an in-process server with changed settings; stopped at the end of the test."""
-    clients: list[TestClient] = []
-
-    def make(**options: Any) -> TestClient:
-        settings = Settings(
-            database=f"sqlite+pysqlite:///{tmp_path / f'ws{len(clients)}.db'}",
-            **{"bot_delay": 0.0, **options},
-        )
-        client = TestClient(create_app(settings))
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
 
 
 @pytest.fixture
