@@ -3,19 +3,22 @@
 Lets the test modules import their helpers (``oracle``, ``pg``, ``server_process``; pytest runs in
 importlib mode), and gives the database fixtures: ``postgres`` starts one throw-away PostgreSQL
 server for the session (see ``tests/pg.py``; the tests that need it fail, never skip, when its
-binaries are missing), and ``database`` is parametrized over SQLite and PostgreSQL, giving each
-test a fresh empty database.
+binaries are missing), ``redis`` one throw-away Redis server (``tests/redis_server.py``), and
+``database`` is parametrized over SQLite and PostgreSQL, giving each
+test a fresh empty database. ``make_client`` starts in-process servers with changed settings.
 """
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import pg
+import redis_server
 
 #: The databases the storage, service and restart tests run on.
 DATABASES = ("sqlite", "postgresql")
@@ -32,10 +35,46 @@ def postgres() -> Iterator[pg.PostgresServer]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def redis() -> Iterator[redis_server.RedisServer]:
+    """A Redis server for the whole session (see ``tests/redis_server.py``)."""
+    try:
+        server = redis_server.start()
+    except redis_server.RedisMissingError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.stop()
+
+
 @pytest.fixture(params=DATABASES)
 async def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """The SQLAlchemy URL of a fresh, empty database of each kind."""
     if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'hisss.db'}"
+        return f"sqlite+pysqlite:///{tmp_path / 'hisss.db'}"
     server: pg.PostgresServer = request.getfixturevalue("postgres")
     return await pg.create_database(server)
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Start an in-process server (a ``TestClient``) with changed ``Settings`` on a SQLite file
+    of its own and no bot pause; every one started is stopped at the end of the test."""
+    from fastapi.testclient import TestClient  # noqa: PLC0415 - only the web tests need it
+
+    from hisss.server import Settings, create_app  # noqa: PLC0415
+
+    clients: list[TestClient] = []
+
+    def make(**options: Any) -> TestClient:
+        settings = Settings(
+            database=f"sqlite+pysqlite:///{tmp_path / f'web{len(clients)}.db'}",
+            **{"bot_delay": 0.0, **options},
+        )
+        client = TestClient(create_app(settings))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)

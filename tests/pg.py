@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -82,6 +83,45 @@ class PostgresServer:
         shutil.rmtree(self.directory, ignore_errors=True)
         self.directory = None
 
+    def pause(self) -> None:
+        """Stop the server at once (``-m immediate``), keeping its files for :meth:`resume`."""
+        assert self.directory is not None and self.bin is not None, "not a server started here"
+        data = str(self.directory / "data")
+        _run([str(self.bin / "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"], self.user)
+
+    def freeze(self) -> None:
+        """Suspend every process of the server (SIGSTOP): connections stay open and new ones are
+        accepted by the kernel, but nothing answers, as with a hung machine. :meth:`thaw` ends
+        it."""
+        for pid in self._pids():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen server run again (SIGCONT)."""
+        for pid in self._pids():
+            os.kill(pid, signal.SIGCONT)
+
+    def _pids(self) -> list[int]:
+        """The postmaster and its children."""
+        assert self.directory is not None, "not a server started here"
+        main = int((self.directory / "data" / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # pid (comm) state ppid ...: comm may hold spaces, so split after its ")".
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # gone meanwhile
+            if int(fields[1]) == main:
+                children.append(int(stat.parent.name))
+        return [main, *children]
+
+    def resume(self) -> None:
+        """Start a paused server again on the same port and files."""
+        assert self.directory is not None and self.bin is not None, "not a server started here"
+        port = self.url.rsplit(":", 1)[1]
+        _pg_ctl_start(self.bin, self.directory, int(port), self.user)
+
 
 def _run(args: list[str], user: str | None, check: bool = True) -> subprocess.CompletedProcess[str]:
     command = ["runuser", "-u", user, "--", *args] if user else args
@@ -91,6 +131,32 @@ def _run(args: list[str], user: str | None, check: bool = True) -> subprocess.Co
             f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
         )
     return proc
+
+
+def _pg_ctl_start(bin_dir: Path, directory: Path, port: int, user: str | None) -> None:
+    """``pg_ctl start`` the cluster in ``directory`` on ``port``; waits until it answers."""
+    # The server's own durability is not under test (the tests kill the hisss server, never
+    # PostgreSQL), so fsync is off for speed.
+    options = (
+        f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 "
+        "-c fsync=off -c full_page_writes=off"
+    )
+    _run(
+        [
+            str(bin_dir / "pg_ctl"),
+            "-D",
+            str(directory / "data"),
+            "-l",
+            str(directory / "log"),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        ],
+        user,
+    )
 
 
 def start() -> PostgresServer:
@@ -119,28 +185,7 @@ def start() -> PostgresServer:
         user,
     )
     port = free_port()
-    # The server's own durability is not under test (the tests kill the hisss server, never
-    # PostgreSQL), so fsync is off for speed.
-    options = (
-        f"-p {port} -k {directory} -c listen_addresses=127.0.0.1 "
-        "-c fsync=off -c full_page_writes=off"
-    )
-    _run(
-        [
-            str(bin_dir / "pg_ctl"),
-            "-D",
-            str(data),
-            "-l",
-            str(directory / "log"),
-            "-o",
-            options,
-            "-w",
-            "-t",
-            "60",
-            "start",
-        ],
-        user,
-    )
+    _pg_ctl_start(bin_dir, directory, port, user)
     return PostgresServer(
         url=f"postgresql://postgres@127.0.0.1:{port}", directory=directory, bin=bin_dir, user=user
     )

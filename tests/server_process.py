@@ -34,8 +34,11 @@ class ServerProcess:
         bot_delay: float = 0.0,
         args: tuple[str, ...] = (),
         name: str = "serve",
+        command: list[str] | None = None,
     ) -> None:
         self.database = database
+        #: Another command that prints the same ready line (e.g. the load test's server).
+        self.command = command
         self.directory = directory
         self.bot_delay = bot_delay
         #: More options of ``hisss serve`` (a later ``--port`` wins over ``--port 0``).
@@ -72,6 +75,8 @@ class ServerProcess:
             str(self.bot_delay),
             *self.args,
         ]
+        if self.command is not None:
+            command = self.command
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         began = time.monotonic()
         with out.open("wb") as stdout, err.open("wb") as stderr:

@@ -23,7 +23,7 @@ GOLDEN = ROOT / "tests" / "golden" / "classic-2p-rainbow.json"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'api.db'}", bot_delay=0)
+    settings = Settings(database=f"sqlite+pysqlite:///{tmp_path / 'api.db'}", bot_delay=0)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 
@@ -214,7 +214,7 @@ def test_requests_from_other_sites_are_refused(client: TestClient) -> None:
 
 def test_too_many_requests_from_one_address(tmp_path: Path) -> None:
     settings = Settings(
-        database=f"sqlite+aiosqlite:///{tmp_path / 'rate.db'}",
+        database=f"sqlite+pysqlite:///{tmp_path / 'rate.db'}",
         http_burst=3,
         http_rate_per_second=0.001,
     )
@@ -222,7 +222,9 @@ def test_too_many_requests_from_one_address(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as limited:
         for _ in range(3):
             assert limited.post("/api/games", json=body).status_code == 201
-        error(limited.post("/api/games", json=body), 429, "rate_limited")
+        refused = limited.post("/api/games", json=body)
+        error(refused, 429, "rate_limited")
+        assert refused.headers["retry-after"] == "1000"  # one request per 1000 s
         assert limited.get("/api/games").status_code == 200, "reading is not limited"
         assert len(limited.get("/api/games").json()["running"]) == 3
 
@@ -240,7 +242,7 @@ def test_a_failure_of_the_server_is_answered_in_json(
 ) -> None:
     """An unexpected failure (here the database's driver, on any request or connection) is a
     server_error in the protocol's shapes: a JSON answer, or an error message and close 1011."""
-    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'fail.db'}", bot_delay=0)
+    settings = Settings(database=f"sqlite+pysqlite:///{tmp_path / 'fail.db'}", bot_delay=0)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         game = create(client, {"kind": "person"}, {"kind": "person"})
         store = client.app.app.state.store  # type: ignore[attr-defined]

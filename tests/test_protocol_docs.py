@@ -46,7 +46,7 @@ def test_the_client_message_table_is_the_servers() -> None:
 
 
 def test_every_documented_endpoint_is_served(tmp_path: Path) -> None:
-    app = create_app(Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'd.db'}"))
+    app = create_app(Settings(database=f"sqlite+pysqlite:///{tmp_path / 'd.db'}"))
     schema = app.app.openapi()
     served = {(method.upper(), path) for path, item in schema["paths"].items() for method in item}
     rows = _rows(_section("## HTTP API"))
@@ -88,7 +88,7 @@ def test_the_json_examples_have_the_fields_the_server_sends(tmp_path: Path) -> N
     examples = _json_examples()
     assert len(examples) >= 15
     by_type = {e["type"]: e for e in examples if isinstance(e, dict) and "type" in e}
-    settings = Settings(database=f"sqlite+aiosqlite:///{tmp_path / 'e.db'}", bot_delay=0)
+    settings = Settings(database=f"sqlite+pysqlite:///{tmp_path / 'e.db'}", bot_delay=0)
     with TestClient(create_app(settings)) as client:
         create_body = next(
             e for e in examples if isinstance(e, dict) and "seats" in e and "rules" in e

@@ -174,8 +174,12 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
             spec(PERSON, SeatSpec("bot", level="medium"), SeatSpec("bot", level="easy"))
         )
         game_id = created.game.id
-        await asyncio.sleep(0.05)
         live = await service.find(game_id)
+        for _ in range(100):  # the starter is stored in the background: at most 5 s
+            if live.version == 1:
+                break
+            await asyncio.sleep(0.05)
+            live = await service.find(game_id)
         assert live.version == 1
         live = await service.draw(game_id, 0, 1)
         live = await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
@@ -340,6 +344,7 @@ async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
             spec(PERSON, SeatSpec("person", "Olek"), SeatSpec("person", open=True))
         )
         game_id = created.game.id
+        service.hub.connected(game_id, 0)  # the time away counts from the first arrival
         with pytest.raises(ProtocolError) as info:
             await service.hand_over(game_id, 0, 2, "easy")
         assert info.value.code == "seat_not_away"

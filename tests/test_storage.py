@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
+from sqlalchemy.orm import Session
 
 import pg
 from hisss.storage import (
@@ -184,10 +186,13 @@ async def test_reopening_keeps_everything_and_checks_the_schema(database: str) -
     store = await Store.open(database)
     try:
         assert len(await store.actions(game.id)) == 1
-        async with store._sessions.begin() as session:
-            row = await session.get(MetaRow, "schema_version")
+
+        def newer(session: Session) -> None:
+            row = session.get(MetaRow, "schema_version")
             assert row is not None
             row.value = str(SCHEMA_VERSION + 1)
+
+        await store._runner.run(newer)
     finally:
         await store.close()
     with pytest.raises(StorageError, match="newer than this hisss reads"):
@@ -202,8 +207,9 @@ async def test_an_unreachable_database_is_a_clear_error() -> None:
 @pytest.mark.parametrize(
     ("text", "url"),
     [
-        ("sqlite:///games.db", "sqlite+aiosqlite:///games.db"),
-        ("sqlite+aiosqlite:///games.db", "sqlite+aiosqlite:///games.db"),
+        ("sqlite:///games.db", "sqlite+pysqlite:///games.db"),
+        ("sqlite+aiosqlite:///games.db", "sqlite+pysqlite:///games.db"),
+        ("sqlite+pysqlite:///games.db", "sqlite+pysqlite:///games.db"),
         ("postgresql://ala@db/hisss", "postgresql+asyncpg://ala@db/hisss"),
         ("postgres://ala@db:5433/hisss", "postgresql+asyncpg://ala@db:5433/hisss"),
         ("postgresql+psycopg://ala@db/hisss", "postgresql+asyncpg://ala@db/hisss"),
@@ -239,7 +245,7 @@ def test_the_default_database_is_in_the_user_data_directory(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     url = default_database_url()
-    assert url == f"sqlite+aiosqlite:///{tmp_path / 'data' / 'hisss' / 'hisss.db'}"
+    assert url == f"sqlite+pysqlite:///{tmp_path / 'data' / 'hisss' / 'hisss.db'}"
     assert (tmp_path / "data" / "hisss").is_dir()
 
 
@@ -269,3 +275,41 @@ def test_missing_postgresql_binaries_fail_with_what_to_install(
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(pg.PostgresMissingError, match=r"apt-get install -y postgresql"):
         pg.start()
+
+
+async def test_a_closed_store_refuses_every_call_and_closes_twice_quietly(database: str) -> None:
+    store = await Store.open(database)
+    game = await store.create_game(_new_game())
+    await store.close()
+    await store.close()
+    with pytest.raises(StorageError, match="the database is closed"):
+        await store.get_game(game.id)
+    with pytest.raises(StorageError, match="the database is closed"):
+        await store.append(game.id, NewAction(1, "starter", card="H:red"))
+    store = await Store.open(database)
+    try:
+        stored = await store.get_game(game.id)
+        assert stored is not None and stored.version == 0
+    finally:
+        await store.close()
+
+
+async def test_a_failing_database_call_is_a_storage_error(tmp_path: Path) -> None:
+    path = tmp_path / "gone.db"
+    store = await Store.open(f"sqlite:///{path}")
+    try:
+        game = await store.create_game(_new_game())
+        await store.ping()
+
+        def drop(session: Session) -> None:
+            session.execute(text("DROP TABLE actions"))
+
+        await store._runner.run(drop)
+        with pytest.raises(StorageError, match="the database failed: no such table: actions"):
+            await store.append(game.id, NewAction(1, "starter", card="H:red"))
+        with pytest.raises(StorageError, match="the database failed"):
+            await store.actions(game.id)
+        stored = await store.get_game(game.id)
+        assert stored is not None and stored.version == 0  # the failed append changed nothing
+    finally:
+        await store.close()

@@ -4,9 +4,7 @@ kind of bad input getting its error while nothing changes."""
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, cast
 
 import anyio
@@ -17,15 +15,12 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hisss.server import GameService, Settings, create_app
+from hisss.server import GameService, Settings
 from hisss.server.service import token_hash
 from hisss.server.session import (
     CLIENT_TYPES,
     CLOSE_AUTH_FAILED,
-    CLOSE_FORBIDDEN_ORIGIN,
     CLOSE_HELLO_TIMEOUT,
-    CLOSE_RATE_LIMITED,
-    CLOSE_TOO_LARGE,
     CLOSE_UNKNOWN_GAME,
     MAX_OUTBOX,
     Phase,
@@ -33,26 +28,6 @@ from hisss.server.session import (
 )
 
 Client = Callable[..., TestClient]
-
-
-@pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Client]:
-    """Start an in-process server with changed settings; stopped at the end of the test."""
-    clients: list[TestClient] = []
-
-    def make(**options: Any) -> TestClient:
-        settings = Settings(
-            database=f"sqlite+aiosqlite:///{tmp_path / f'ws{len(clients)}.db'}",
-            **{"bot_delay": 0.0, **options},
-        )
-        client = TestClient(create_app(settings))
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -249,44 +224,12 @@ def test_the_fresh_state_after_a_refusal_is_the_newest(client: TestClient) -> No
             assert (fresh["status"], fresh["version"]) == ("running", started["version"])
 
 
-def test_spectators_watch_and_cannot_act(client: TestClient) -> None:
-    game = new_game(client, ALA, BOT)
-    with client.websocket_connect(f"/ws/games/{game['code']}") as watcher:
-        watcher.send_json({"type": "hello", "role": "spectator"})
-        expect(watcher, "welcome", role="spectator", seat=None)
-        state = state_where(watcher, lambda s: True)
-        for message in (
-            {"type": "draw", "version": state["version"]},
-            {"type": "play", "version": state["version"], "action": "new"},
-            {"type": "replace_with_bot", "seat": 1},
-            {"type": "take_seat"},
-        ):
-            watcher.send_json(message)
-            expect(watcher, "error", code="spectator")
-        with client.websocket_connect(game["websocket"]) as player:
-            hello(player, game["seats"][0]["token"])
-            seen = state_where(watcher, lambda s: s["seats"][0]["connected"])
-            player.send_json({"type": "draw", "version": seen["version"]})
-            moved = state_where(watcher, lambda s: s["version"] > seen["version"])
-            assert moved["last_event"]["kind"] == "draw" and moved["last_event"]["seat"] == 1
-
-
-def test_unknown_games_and_foreign_origins_are_closed(client: TestClient) -> None:
+def test_unknown_games_are_closed(client: TestClient) -> None:
     with client.websocket_connect("/ws/games/NOSUCH") as ws:
         expect(ws, "error", code="unknown_game")
         with pytest.raises(WebSocketDisconnect) as info:
             receive(ws)
         assert info.value.code == CLOSE_UNKNOWN_GAME
-    game = new_game(client, ALA, BOT)
-    with client.websocket_connect(
-        game["websocket"], headers={"origin": "https://evil.example"}
-    ) as ws:
-        expect(ws, "error", code="forbidden_origin")
-        with pytest.raises(WebSocketDisconnect) as info:
-            receive(ws)
-        assert info.value.code == CLOSE_FORBIDDEN_ORIGIN
-    with client.websocket_connect(game["websocket"], headers={"origin": "http://testserver"}) as ws:
-        hello(ws, None)
 
 
 def test_reload_mid_game_carries_on(client: TestClient) -> None:
@@ -360,37 +303,6 @@ def test_an_away_player_is_replaced_by_a_bot_and_comes_back(make_client: Client)
             assert mine["last_event"]["kind"] == "person"
 
 
-def test_oversized_messages_again_and_again_close_the_connection(make_client: Client) -> None:
-    client = make_client(abuse_limit=3)
-    game = new_game(client, ALA, BOT)
-    with client.websocket_connect(game["websocket"]) as ws:
-        for _ in range(2):
-            ws.send_text("y" * 4097)
-            expect(ws, "error", code="too_large")
-        ws.send_text("y" * 4097)
-        with pytest.raises(WebSocketDisconnect) as info:
-            while True:
-                receive(ws)
-        assert info.value.code == CLOSE_TOO_LARGE
-
-
-def test_floods_are_rate_limited_then_closed(make_client: Client) -> None:
-    client = make_client(rate_burst=5, rate_per_second=0.01, abuse_limit=10)
-    game = new_game(client, ALA, BOT)
-    with client.websocket_connect(game["websocket"]) as ws:
-        for _ in range(5):
-            ws.send_json({"type": "ping"})
-            expect(ws, "pong")
-        ws.send_json({"type": "ping"})
-        expect(ws, "error", code="rate_limited")
-        for _ in range(9):
-            ws.send_json({"type": "ping"})
-        with pytest.raises(WebSocketDisconnect) as info:
-            while True:
-                receive(ws)
-        assert info.value.code == CLOSE_RATE_LIMITED
-
-
 def test_no_hello_in_time_or_too_many_bad_tokens_close(make_client: Client) -> None:
     client = make_client(hello_timeout=0.2, max_hello_failures=2)
     game = new_game(client, ALA, BOT)
@@ -428,21 +340,6 @@ def test_a_client_that_reads_too_slowly_is_dropped() -> None:
     for number in range(MAX_OUTBOX + 10):
         session.send({"type": "pong", "data": number})
     assert phase_of(session) is Phase.CLOSED and session.outbox.qsize() == MAX_OUTBOX + 1
-
-
-def test_no_token_or_hash_in_the_logs(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG)
-    game = new_game(client, ALA, {"kind": "person", "open": True}, BOT)
-    joined = client.post(f"/api/games/{game['code']}/join", json={"name": "Olek"}).json()
-    tokens = [game["seats"][0]["token"], joined["token"]]
-    with client.websocket_connect(game["websocket"]) as ws:
-        state = hello(ws, tokens[0])
-        ws.send_json({"type": "hello", "token": tokens[1]})
-        ws.send_json({"type": "draw", "version": state["version"]})
-        state_where(ws, lambda s: s["phase"] == "place")
-    assert "game" in caplog.text  # the server did log
-    for token in tokens:
-        assert token not in caplog.text and token_hash(token) not in caplog.text
 
 
 _JSON = st.recursive(

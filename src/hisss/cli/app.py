@@ -33,6 +33,7 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
+from rich.table import Table
 from rich.text import Text
 
 from hisss import __version__
@@ -745,6 +746,31 @@ def serve_command(
             help="How long a player must be gone before the others may hand the seat to a bot.",
         ),
     ] = 60.0,
+    database_timeout: Annotated[
+        float,
+        typer.Option(
+            "--database-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            help="How long a wait on the database may last before the request fails.",
+        ),
+    ] = 10.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            help="redis://HOST:PORT/DB: share game updates and presence with the other server "
+            "processes of the same PostgreSQL database.",
+        ),
+    ] = None,
+    reuse_port: Annotated[
+        bool,
+        typer.Option(
+            "--reuse-port",
+            help="Let several server processes listen on the same port (Linux SO_REUSEPORT).",
+        ),
+    ] = False,
 ) -> None:
     """Run the web game: play Hisss in the browser, against bots or with friends online.
 
@@ -761,11 +787,113 @@ def serve_command(
             ) from None
         url = database_url(database) if database is not None else default_database_url()
         logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s - %(message)s")
-        settings = Settings(database=url, bot_delay=bot_delay, away_seconds=away_seconds)
+        settings = Settings(
+            database=url,
+            bot_delay=bot_delay,
+            away_seconds=away_seconds,
+            database_timeout=database_timeout,
+            redis=redis,
+        )
         try:
-            serve(settings, host, port, announce=typer.echo)
+            serve(settings, host, port, announce=typer.echo, reuse_port=reuse_port)
         except KeyboardInterrupt:
             typer.echo("stopped", err=True)
+
+
+@app.command("loadtest")
+def loadtest_command(
+    games: Annotated[
+        int, typer.Option("--games", metavar="N", min=1, help="Concurrent games.")
+    ] = 20,
+    seconds: Annotated[
+        float,
+        typer.Option("--seconds", metavar="S", min=0.1, help="How long to measure them."),
+    ] = 10.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    url: Annotated[
+        str | None,
+        typer.Option("--url", metavar="URL", help="A running server (default: start one)."),
+    ] = None,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            "--database",
+            metavar="URL",
+            help="The started server's database (default: a temporary SQLite file).",
+        ),
+    ] = None,
+    think: Annotated[
+        float,
+        typer.Option(
+            "--think", metavar="SECONDS", min=0, help="A player's mean pause before each step."
+        ),
+    ] = 1.0,
+    ramp: Annotated[
+        float,
+        typer.Option(
+            "--ramp",
+            metavar="SECONDS",
+            min=0,
+            help="Start the games over this time, before the measured seconds.",
+        ),
+    ] = 5.0,
+    level: Annotated[
+        str, typer.Option("--level", metavar="LEVEL", help="The bot that picks the actions.")
+    ] = "easy",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the players' choices.")] = 1,
+) -> None:
+    """Drive N concurrent online games over websockets and report throughput and latency.
+
+    Starts a server on 127.0.0.1 unless --url is given. Reports actions per second, the p50 and
+    p99 time from sending a step to receiving the state that holds it, errors, and lost actions
+    (acknowledged steps missing from the stored games).
+    """
+    with _errors():
+        try:
+            from hisss.server.loadtest import KEYS, Figures, run_loadtest  # noqa: PLC0415
+            from hisss.storage import database_url  # noqa: PLC0415
+        except ImportError as exc:
+            raise ConfigError(
+                f"hisss loadtest needs the web extra ({exc.name} is missing): "
+                "pip install -e '.[web]'"
+            ) from None
+        db = database_url(database) if database is not None else None
+        if as_json:
+            figures = run_loadtest(
+                games, seconds, url=url, database=db, level=level, think=think, ramp=ramp, seed=seed
+            )
+            typer.echo(json.dumps(figures.summary()))
+            return
+        console = Console(stderr=True)
+        with console.status("starting") as status:
+
+            def progress(figures: Figures) -> None:
+                status.update(
+                    f"{figures.games} games, {len(figures.latencies)} actions, "
+                    f"{figures.errors} errors"
+                )
+
+            figures = run_loadtest(
+                games,
+                seconds,
+                url=url,
+                database=db,
+                level=level,
+                think=think,
+                ramp=ramp,
+                seed=seed,
+                progress=progress,
+            )
+        table = Table(title=f"hisss loadtest: {games} concurrent games, {seconds:g} s")
+        table.add_column("measure")
+        table.add_column("value", justify="right")
+        for key, value in zip(KEYS, figures.summary().values(), strict=True):
+            table.add_row(key, str(value))
+        for kind, count in sorted(figures.error_kinds.items()):
+            table.add_row(f"error {kind}", str(count))
+        if figures.throttled:
+            table.add_row("games refused by the rate limit (retried)", str(figures.throttled))
+        _stdout().print(table)
 
 
 def _in_file(file: Path, exc: HisssError) -> HisssError:

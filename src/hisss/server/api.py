@@ -19,13 +19,35 @@ from hisss.bots.levels import LEVEL_HELP
 from hisss.core import BUILTIN_DECKS, PRESETS, Rules
 from hisss.record import GameRecord
 from hisss.server import replays
-from hisss.server.errors import ProtocolError
+from hisss.server.errors import ERROR_CODES, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION
 from hisss.server.service import GameService, SeatSpec, build_spec
 from hisss.server.settings import Settings
 from hisss.storage import GameStatus
 
-router = APIRouter(prefix="/api")
+
+class ErrorDetail(BaseModel):
+    """A refusal: a stable ``code`` and a sentence; some codes add fields (``field``, ``turn``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+
+
+class ErrorAnswer(BaseModel):
+    """The body of every refused request."""
+
+    error: ErrorDetail
+
+
+#: Every status a refusal can have, documented in the schema with the error body.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorAnswer, "description": "refused: see the error code"}
+    for status in sorted({status for status, _ in ERROR_CODES.values()} | {405})
+}
+
+router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 GameKey = Annotated[str, Path(max_length=64, description="The game's id or its short code.")]
 ReplayKey = Annotated[str, Path(max_length=64, description="The replay's id.")]

@@ -1,7 +1,8 @@
 """The ASGI application: HTTP API, websocket endpoint, the front end's files and the guards.
 
 :func:`create_app` builds a FastAPI application for a :class:`~hisss.server.settings.Settings`.
-Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in), starts the
+Its lifespan opens the database (unless a :class:`~hisss.storage.Store` is handed in) and the
+hub (a :class:`~hisss.server.redis_hub.RedisHub` when ``settings.redis`` is set), starts the
 :class:`~hisss.server.service.GameService` (which resumes the bots of running games) and stops it
 again. A small ASGI guard in front of everything refuses request bodies over the size limits and
 state-changing requests from the web pages of other sites or beyond a rate per client address,
@@ -11,6 +12,7 @@ and adds security headers (the front end loads nothing from anywhere but this se
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -27,6 +29,7 @@ from hisss.server.api import error_response, router
 from hisss.server.errors import ProtocolError
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.limits import ClientBuckets
+from hisss.server.redis_hub import RedisHub
 from hisss.server.service import GameService
 from hisss.server.session import Session
 from hisss.server.settings import Settings
@@ -84,11 +87,14 @@ class Guard:
         if method == "POST" and self.settings.http_rate_per_second > 0:
             client = scope.get("client")
             if not self.buckets.take(client[0] if client else "?"):
+                # The time one more request takes to be allowed, in whole seconds.
+                wait = math.ceil(1 / self.settings.http_rate_per_second)
                 await _refuse(
                     send,
                     ProtocolError(
                         "rate_limited", "too many requests from your address: wait a little"
                     ),
+                    [(b"retry-after", str(wait).encode())],
                 )
                 return
         limit = (
@@ -131,13 +137,15 @@ class Guard:
         await self.app(scope, buffered, secured)
 
 
-async def _refuse(send: Send, error: ProtocolError) -> None:
+async def _refuse(
+    send: Send, error: ProtocolError, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
     response = error_response(error)
     await send(
         {
             "type": "http.response.start",
             "status": response.status_code,
-            "headers": response.raw_headers + _SECURITY_HEADERS,
+            "headers": response.raw_headers + _SECURITY_HEADERS + (headers or []),
         }
     )
     await send({"type": "http.response.body", "body": response.body})
@@ -150,8 +158,23 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own = store is None
-        opened = await Store.open(settings.database) if store is None else store
-        service = GameService(opened, hub if hub is not None else LocalHub(), settings)
+        opened = (
+            await Store.open(settings.database, settings.database_timeout)
+            if store is None
+            else store
+        )
+        # A hub handed in is started and stopped by its owner (``hisss serve``).
+        own_hub: Hub | None = None
+        used = hub
+        if used is None:
+            used = own_hub = RedisHub(settings.redis) if settings.redis else LocalHub()
+            try:
+                await own_hub.start()
+            except BaseException:
+                if own:
+                    await opened.close()
+                raise
+        service = GameService(opened, used, settings)
         app.state.store = opened
         app.state.service = service
         await service.start()
@@ -159,6 +182,8 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             yield
         finally:
             await service.stop()
+            if own_hub is not None:
+                await own_hub.stop()
             if own:
                 await opened.close()
 
@@ -236,10 +261,17 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     async def replay_page(replay_id: str) -> HTMLResponse:
         return HTMLResponse(index_html())
 
-    @app.get("/healthz", summary="Is the server up")
-    async def health(request: Request) -> dict[str, Any]:
-        """``ok`` and the kind of database."""
-        return {"ok": True, "database": request.app.state.store.dialect}
+    @app.get("/healthz", summary="Is the server up, and does its database answer")
+    async def health(request: Request) -> JSONResponse:
+        """``ok`` and the kind of database; status 503 and ``ok: false`` when the database does
+        not answer (for load balancers and monitoring)."""
+        store: Store = request.app.state.store
+        try:
+            await store.ping()
+        except StorageError as exc:
+            log.error("health check: %s", exc)
+            return JSONResponse({"ok": False, "database": store.dialect}, status_code=503)
+        return JSONResponse({"ok": True, "database": store.dialect})
 
     @app.websocket("/ws/games/{key}")
     async def game_socket(websocket: WebSocket, key: str) -> None:

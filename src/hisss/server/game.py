@@ -92,7 +92,7 @@ class LiveGame:
         )
         for entry in log:
             try:
-                self.apply(_as_new(entry))
+                self.apply(as_new(entry))
             except (HisssError, ProtocolError) as exc:
                 raise LogError(
                     f"game {self.id}: log entry {entry.seq} cannot be replayed: {exc}"
@@ -404,7 +404,8 @@ class LiveGame:
         return record
 
 
-def _as_new(entry: StoredAction) -> NewAction:
+def as_new(entry: StoredAction) -> NewAction:
+    """The stored log entry ``entry`` as an entry to apply."""
     return NewAction(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat)
 
 

@@ -2,22 +2,24 @@
 
 Every new state of a game leaves the server through one call, :meth:`Hub.publish`; each
 websocket session is a :class:`Subscriber` of its game. :class:`LocalHub` delivers within this
-process. A hub that fans out between processes (Redis pub/sub) implements the same interface:
-``publish`` sends to the channel of the game and each process delivers to its own subscribers
-(and drops its cached copy of the game, which is then behind: see
-:meth:`hisss.server.service.GameService.evict`); presence then lives in the shared store too.
+process. :class:`hisss.server.redis_hub.RedisHub` also fans out between processes: ``publish``
+delivers here and says on the game's Redis channel "game X is at version N"; every other
+process following the game calls back :meth:`Hub.attach`'s listener, which brings its copy of the
+game up to date from the database and hands each new state to :meth:`Hub.deliver`. Presence then
+lives in Redis too.
 
 Presence: a seat is *connected* while at least one authenticated session holds it. A seat that
-never connected since this process started counts as away since the process first looked at the
-game, so that nobody waits forever for a player who never came (after a restart every seat is
-away from the restart on).
+never connected since this process started counts as away since the game's first subscriber
+(or seat holder) here arrived, so that nobody waits forever for a player who never came (after a
+restart every seat is away from the restart on). What is known of a game's presence is forgotten
+when its last subscriber here leaves, so memory does not grow with the games ever played.
 """
 
 from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from hisss.server.game import Presence
@@ -30,8 +32,25 @@ class Subscriber(Protocol):
         """Queue ``message`` for sending; must not block."""
 
 
+#: Called by a hub when another process changed a game: ``(game_id, what)``, where ``what`` is
+#: ``"state"`` (a new version or seats) or ``"presence"``.
+Listener = Callable[[str, str], Awaitable[None]]
+
+
 class Hub(ABC):
     """Publishes game messages to subscribers and tracks which seats are connected."""
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Connect to whatever the hub shares state through."""
+
+    @abstractmethod
+    async def stop(self) -> None:
+        """Disconnect."""
+
+    @abstractmethod
+    def attach(self, listener: Listener) -> None:
+        """Call ``listener`` when another process changes a game followed here."""
 
     @abstractmethod
     def subscribe(self, game_id: str, subscriber: Subscriber) -> None:
@@ -43,7 +62,11 @@ class Hub(ABC):
 
     @abstractmethod
     async def publish(self, game_id: str, message: dict[str, Any]) -> None:
-        """Deliver ``message`` to every subscriber of ``game_id``."""
+        """Deliver ``message`` to every subscriber of ``game_id``, in every process."""
+
+    @abstractmethod
+    def deliver(self, game_id: str, message: dict[str, Any]) -> None:
+        """Deliver ``message`` to the subscribers of ``game_id`` in this process only."""
 
     @abstractmethod
     def connected(self, game_id: str, seat: int) -> None:
@@ -72,8 +95,18 @@ class LocalHub(Hub):
         self._away_since: dict[tuple[str, int], float] = {}
         self._first_seen: dict[str, float] = {}
 
+    async def start(self) -> None:
+        """Nothing to connect to."""
+
+    async def stop(self) -> None:
+        """Nothing to disconnect."""
+
+    def attach(self, listener: Listener) -> None:
+        """No other process: the listener is never called."""
+
     def subscribe(self, game_id: str, subscriber: Subscriber) -> None:
         self._subscribers.setdefault(game_id, set()).add(subscriber)
+        self._first_seen.setdefault(game_id, self._clock())
 
     def unsubscribe(self, game_id: str, subscriber: Subscriber) -> None:
         subscribers = self._subscribers.get(game_id)
@@ -81,8 +114,12 @@ class LocalHub(Hub):
             subscribers.discard(subscriber)
             if not subscribers:
                 del self._subscribers[game_id]
+                self.forget(game_id)
 
     async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+        self.deliver(game_id, message)
+
+    def deliver(self, game_id: str, message: dict[str, Any]) -> None:
         for subscriber in list(self._subscribers.get(game_id, ())):
             subscriber.deliver(message)
 
@@ -93,6 +130,7 @@ class LocalHub(Hub):
         key = (game_id, seat)
         self._connections[key] = self._connections.get(key, 0) + 1
         self._away_since.pop(key, None)
+        self._first_seen.setdefault(game_id, self._clock())
 
     def disconnected(self, game_id: str, seat: int) -> None:
         key = (game_id, seat)
@@ -101,11 +139,14 @@ class LocalHub(Hub):
             self._connections[key] = left
         else:
             self._connections.pop(key, None)
-            self._away_since[key] = self._clock()
+            if game_id in self._subscribers:
+                self._away_since[key] = self._clock()
+            else:
+                self.forget(game_id)
 
     def presence(self, game_id: str, players: int) -> list[Presence]:
         now = self._clock()
-        first = self._first_seen.setdefault(game_id, now)
+        first = self._first_seen.get(game_id, now)
         out = []
         for seat in range(players):
             key = (game_id, seat)
@@ -117,7 +158,19 @@ class LocalHub(Hub):
         return out
 
     def forget(self, game_id: str) -> None:
-        """Drop what is known of a finished game's presence."""
+        """Drop what is known of the presence of a game nobody here follows any more (seats
+        still held by a session are kept)."""
+        if any(k[0] == game_id for k in self._connections):
+            return
         self._first_seen.pop(game_id, None)
         for key in [k for k in self._away_since if k[0] == game_id]:
             del self._away_since[key]
+
+    def sizes(self) -> dict[str, int]:
+        """How many entries each of the hub's tables holds (to check that none grows)."""
+        return {
+            "subscribers": len(self._subscribers),
+            "connections": len(self._connections),
+            "away_since": len(self._away_since),
+            "first_seen": len(self._first_seen),
+        }

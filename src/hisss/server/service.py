@@ -14,6 +14,13 @@ Bots move on the server: after every step, :meth:`GameService.kick` makes sure t
 placement of a bot seat) with a delay between them, until a person is to act or the game ends.
 On start the service kicks every running game, so bot turns pending at a crash resume by
 themselves.
+
+Several processes can serve the same database (with a hub shared through Redis, see
+:mod:`hisss.server.redis_hub`). Each keeps its own cached copies, which may fall behind: the
+database refuses any step or seat change planned on an out-of-date copy
+(:class:`~hisss.storage.SequenceConflictError`), and the copy then catches up from the log
+(:meth:`GameService.refresh`), delivering every state it missed, in order, to its local clients.
+News from another process triggers the same catching up.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from hisss.bots import LEVEL_NAMES, make_level
 from hisss.core import BUILTIN_DECKS, ConfigError, Deck, HisssError, Rules, get_deck
 from hisss.record import GameRecord
 from hisss.server.errors import ProtocolError
-from hisss.server.game import LiveGame
+from hisss.server.game import LiveGame, LogError, as_new
 from hisss.server.hub import Hub
 from hisss.server.settings import Settings
 from hisss.storage import (
@@ -159,6 +166,16 @@ def build_spec(
     return GameSpec(rules, the_deck, tuple(checked), clean_name(title, "", "title"))
 
 
+def _same_seats(live: LiveGame, stored: StoredGame) -> bool:
+    """Whether the cached game's status and seats are those stored."""
+    seats = [(s.kind, s.name, s.level, s.open) for s in live.seats]
+    return (
+        live.status is stored.status
+        and seats == [(s.kind, s.name, s.level, s.open) for s in stored.seats]
+        and live.token_hashes == {s.seat: s.token_hash for s in stored.seats if s.token_hash}
+    )
+
+
 def _check_person(live: LiveGame, seat: int) -> None:
     if live.seats[seat].kind != "person":
         raise ProtocolError(
@@ -185,6 +202,7 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._stopping = False
+        hub.attach(self._news)
 
     # ------------------------------------------------------------------ life
 
@@ -244,6 +262,54 @@ class GameService:
                     break
             else:
                 return
+
+    async def _news(self, game_id: str, what: str) -> None:
+        """The hub heard from another process that ``game_id`` changed."""
+        if what == "presence":
+            live = self._live.get(game_id)
+            if live is not None:
+                self.hub.deliver(game_id, self.view(live))
+            return
+        await self.refresh(game_id)
+
+    async def refresh(self, game_id: str) -> None:
+        """Bring the cached game up to date with the database (another process changed it),
+        delivering each state it missed to this process's subscribers; then kick its driver."""
+        async with self._lock(game_id):
+            live = self._live.get(game_id)
+            if live is None:
+                if not self.hub.subscribers(game_id):
+                    return
+                live = await self._load(game_id)
+                self.hub.deliver(game_id, self.view(live))
+            else:
+                await self._catch_up(live)
+        self.kick(game_id)
+
+    async def _catch_up(self, live: LiveGame) -> LiveGame:
+        """Apply the log entries stored after ``live``'s version and deliver each new state
+        locally; rebuild the game when a change is not in the log (a seat taken). Call with the
+        game's lock held; returns the up-to-date game."""
+        stored = await self.store.get_game(live.id)
+        if stored is None:
+            self.evict(live.id)
+            raise ProtocolError("unknown_game", f"there is no game {live.id!r}")
+        if stored.version > live.version:
+            try:
+                for entry in await self.store.actions(live.id, after=live.version):
+                    if entry.seq > stored.version:
+                        break
+                    live.apply(as_new(entry))
+                    self.hub.deliver(live.id, self.view(live))
+            except (LogError, ProtocolError, HisssError):
+                self.evict(live.id)
+                live = await self._rebuild(stored)
+                self.hub.deliver(live.id, self.view(live))
+                return live
+        if live.version != stored.version or not _same_seats(live, stored):
+            live = await self._rebuild(stored)
+            self.hub.deliver(live.id, self.view(live))
+        return live
 
     def evict(self, game_id: str) -> None:
         """Forget the cached live game; it is rebuilt from the database when next needed."""
@@ -474,7 +540,7 @@ class GameService:
         status, result = live.outcome(entry)
         change = None
         if entry.kind == "bot" and entry.seat is not None:
-            change = SeatChange(entry.seat, "bot", entry.action)
+            change = SeatChange(entry.seat, "bot", entry.action, live.seats[entry.seat].open)
         elif entry.kind == "person" and entry.seat is not None:
             change = SeatChange(entry.seat, "person", None)
         try:
@@ -486,7 +552,13 @@ class GameService:
                 seat_change=change,
             )
         except SequenceConflictError:
-            self.evict(live.id)
+            # Another process (or a lost answer) stored something first: catch up, so this
+            # process's clients see every state that was stored meanwhile.
+            try:
+                await self._catch_up(live)
+            except Exception:
+                self.evict(live.id)
+                raise
             raise ProtocolError(
                 "conflict", "another action was stored first: here is the fresh state", resync=True
             ) from None
@@ -531,7 +603,11 @@ class GameService:
                             del self._drivers[game_id]
                         return
                     if step[0] == "starter":
-                        await self._commit(live, live.plan_starter())
+                        try:
+                            await self._commit(live, live.plan_starter())
+                        except ProtocolError as exc:
+                            if exc.code != "conflict":  # another process stored it first
+                                raise
                         continue
                     version = live.version
                     thinking = live.state.copy() if step[0] == "play" else None
@@ -583,7 +659,8 @@ class GameService:
     async def seat_connected(self, live: LiveGame, seat: int) -> None:
         """A session now holds ``seat``: tell the others."""
         self.hub.connected(live.id, seat)
-        await self.publish(live)
+        # The newest copy: ``live`` may have been rebuilt since the session looked it up.
+        await self.publish(self._live.get(live.id, live))
 
     async def seat_disconnected(self, game_id: str, seat: int) -> None:
         """A session holding ``seat`` ended: tell the others."""

@@ -31,6 +31,7 @@ from hisss.server.game import PROTOCOL_VERSION, LiveGame
 from hisss.server.limits import Bucket
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
+from hisss.storage import StorageError
 
 log = logging.getLogger("hisss.server.session")
 
@@ -140,6 +141,9 @@ class Session:
         own copy can be behind: ask the service again. ``None`` if that fails."""
         try:
             self.live = await self.service.find(self.game_id)
+        except StorageError as exc:
+            log.error("game %s: cannot load the game's state: %s", self.game_id, exc)
+            return None
         except Exception:
             log.exception("game %s: cannot load the game's state", self.game_id)
             return None
@@ -163,8 +167,11 @@ class Session:
             await ws.send_text(json.dumps({"type": "error", **error.to_dict()}))
             await ws.close(CLOSE_UNKNOWN_GAME, "unknown game")
             return
-        except Exception:
-            log.exception("a connection to game %r: the game cannot be loaded", key[:64])
+        except Exception as exc:
+            if isinstance(exc, StorageError):  # known and logged in a line: no traceback
+                log.error("a connection to game %r: %s", key[:64], exc)
+            else:
+                log.exception("a connection to game %r: the game cannot be loaded", key[:64])
             failed = ProtocolError("server_error", "the server failed; try again later")
             await ws.send_text(json.dumps({"type": "error", **failed.to_dict()}))
             await ws.close(CLOSE_SERVER_ERROR, "server error")
@@ -282,6 +289,16 @@ class Session:
             self.send_error(error, request=kind, fresh=fresh)
         except _Close:
             raise
+        except StorageError as exc:
+            log.error("game %s: a %s message failed: %s", self.game_id, kind, exc)
+            self.send_error(
+                ProtocolError(
+                    "server_error",
+                    "the database did not answer: your step may not be stored; "
+                    "try again in a moment",
+                ),
+                request=kind,
+            )
         except Exception:
             log.exception("game %s: a %s message failed", self.game_id, kind)
             self.send_error(

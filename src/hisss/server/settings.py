@@ -1,9 +1,14 @@
-"""The server's settings: database, bot pace, presence, limits and allowed origins."""
+"""The server's settings: database, Redis, bot pace, presence, limits and allowed origins."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+
+from hisss.core import ConfigError
+
+#: The URL schemes of Redis addresses.
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +41,23 @@ class Settings:
     max_hello_failures: int = 5
     #: Seconds a new connection has to say hello.
     hello_timeout: float = 20.0
+    #: Seconds any wait on the database may last (connecting, a statement, a free connection)
+    #: before the request fails with an error instead of hanging.
+    database_timeout: float = 10.0
     #: Live games kept in memory (each can be rebuilt from the database at any time).
     cache_size: int = 2000
     #: Web page origins (``https://example.org``) allowed besides the server's own.
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
+    #: The Redis URL (``redis://host:6379/0``) through which several server processes of one
+    #: database share game updates and presence; ``None``: this process is alone.
+    redis: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.redis is not None and not self.redis.startswith(REDIS_SCHEMES):
+            raise ConfigError(
+                f"Redis URL {self.redis.split('@')[-1]!r} must start with "
+                + ", ".join(REDIS_SCHEMES)
+            )
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """True for requests without an ``Origin`` (not from a web page), from the server's own

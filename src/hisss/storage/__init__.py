@@ -2,10 +2,11 @@
 
 This layer owns what is stored and how: a ``games`` row per game with its ``seats``, an append-only
 ``actions`` log per game (the game's truth: a state is rebuilt by replaying it), uploaded
-``replays`` and a ``meta`` row with the schema version. It speaks SQLAlchemy 2 (async) to SQLite
-(aiosqlite) or PostgreSQL (asyncpg) and imports only :mod:`hisss.core`, :mod:`hisss.record` and
-the standard library besides its database packages. It knows nothing of the game's rules beyond
-the stored text: checking and applying actions is the job of :mod:`hisss.server`.
+``replays`` and a ``meta`` row with the schema version. It speaks SQLAlchemy 2 to SQLite (Python's
+``sqlite3``, in a thread of its own) or PostgreSQL (asyncpg) and imports only :mod:`hisss.core`,
+:mod:`hisss.record` and the standard library besides its database packages. It knows nothing of
+the game's rules beyond the stored text: checking and applying actions is the job of
+:mod:`hisss.server`.
 """
 
 from hisss.storage.database import (

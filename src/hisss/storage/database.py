@@ -1,12 +1,13 @@
 """Database addresses: the default SQLite file, and reading the ``--database`` option.
 
-The server speaks to its database through SQLAlchemy's asyncio extension, so every address ends
-up naming an async driver: ``aiosqlite`` for SQLite, ``asyncpg`` for PostgreSQL. People write the
-plain forms (``sqlite:///games.db``, ``postgresql://user@host/db``); :func:`database_url` maps them
-to the driver and rejects what cannot work with a sentence that says why.
+The server speaks to SQLite through Python's own ``sqlite3`` (``pysqlite``) in a thread of its
+own, and to PostgreSQL through ``asyncpg`` (see :mod:`hisss.storage.repository`), so every address
+ends up naming one of those drivers. People write the plain forms (``sqlite:///games.db``,
+``postgresql://user@host/db``); :func:`database_url` maps them to the driver and rejects what
+cannot work with a sentence that says why.
 
 >>> database_url("sqlite:///games.db")
-'sqlite+aiosqlite:///games.db'
+'sqlite+pysqlite:///games.db'
 >>> database_url("postgres://ala:secret@db.example/hisss")
 'postgresql+asyncpg://ala:secret@db.example/hisss'
 >>> display_url("postgresql+asyncpg://ala:secret@db.example/hisss")
@@ -26,8 +27,8 @@ from hisss.core import HisssError
 SCHEMA_VERSION = 1
 
 _EXAMPLES = "sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
-#: The async driver used for each database, and the plain drivers mapped to it.
-_ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+#: The driver used for each database, and the other drivers mapped to it.
+_DRIVERS = {"sqlite": "pysqlite", "postgresql": "asyncpg"}
 _MAPPED_DRIVERS = {
     "sqlite": {"", "pysqlite", "aiosqlite"},
     "postgresql": {"", "psycopg2", "psycopg", "asyncpg", "pg8000"},
@@ -49,12 +50,12 @@ def default_database_url() -> str:
 
 def _sqlite_file(path: Path) -> str:
     """The URL of the SQLite file ``path``, escaped where the path holds ``?``, ``%`` or ``#``."""
-    url = URL.create(f"sqlite+{_ASYNC_DRIVERS['sqlite']}", database=str(path))
+    url = URL.create(f"sqlite+{_DRIVERS['sqlite']}", database=str(path))
     return url.render_as_string(hide_password=False)
 
 
 def database_url(text: str) -> str:
-    """The SQLAlchemy async URL for a database address; raises :class:`DatabaseUrlError`.
+    """The SQLAlchemy URL for a database address; raises :class:`DatabaseUrlError`.
 
     Accepts ``sqlite:///FILE`` (relative to the working directory; ``sqlite:////abs/path`` for an
     absolute path, ``sqlite:///~/FILE`` in the home directory), ``postgresql://...`` (or
@@ -79,7 +80,7 @@ database 'mysql' (use sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DAT
             f"database {shown!r} is not a database address (use {_EXAMPLES})"
         ) from None
     backend = url.get_backend_name()
-    if backend not in _ASYNC_DRIVERS:
+    if backend not in _DRIVERS:
         raise DatabaseUrlError(
             f"database {shown!r}: unsupported database {backend!r} (use {_EXAMPLES})"
         )
@@ -87,9 +88,9 @@ database 'mysql' (use sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DAT
     if driver not in _MAPPED_DRIVERS[backend]:
         raise DatabaseUrlError(
             f"database {shown!r}: unsupported driver {driver!r} for {backend} "
-            f"(hisss uses {backend}+{_ASYNC_DRIVERS[backend]})"
+            f"(hisss uses {backend}+{_DRIVERS[backend]})"
         )
-    url = url.set(drivername=f"{backend}+{_ASYNC_DRIVERS[backend]}")
+    url = url.set(drivername=f"{backend}+{_DRIVERS[backend]}")
     if backend == "sqlite":
         _check_sqlite(url, shown)
         if (url.database or "").startswith("~"):

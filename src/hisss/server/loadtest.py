@@ -1,0 +1,450 @@
+"""A load test for the web game: many concurrent online games played by websocket clients.
+
+:func:`run_loadtest` starts ``hisss serve`` machinery in a subprocess on 127.0.0.1 (or uses a
+server that already runs), creates games whose two person seats are played by websocket clients,
+and drives them for a number of seconds, starting a new game whenever one ends. A client picks its
+actions with one of the project's bots, from a copy of the position it keeps by applying each
+state's ``last_event`` (or, after a gap, by replaying the record so far). It waits a random
+"thinking" time before each step, as a person would (uniform from 0 to twice ``think``, one
+second on average by default). The games start over a ``ramp`` of a few seconds; the figures
+are measured over the ``seconds`` that follow, with every game going (errors count from the
+start).
+
+Per step it measures the time from sending the message to receiving the state that holds the step
+(the server's acknowledgement). At the end a step that was acknowledged but is not stored counts
+as lost: the load test stops a server of its own and reads every game's log from the database;
+a server given by ``--url`` is asked for every game's stored state.
+
+The server subprocess is this module run as a script (``python -m hisss.server.loadtest``): the
+same :func:`hisss.server.run.serve` as ``hisss serve``, with no bot pause and no HTTP rate limit,
+so that creating hundreds of games at once is not refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hisss.bots import make_bot
+from hisss.core import HisssError, State, new_game, parse_action, parse_card
+from hisss.record import GameRecord, replay
+
+READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:\d+/)")
+
+#: The keys of the JSON summary, in order.
+KEYS = ("games", "actions", "actions_per_second", "p50_ms", "p99_ms", "errors", "lost_actions")
+
+
+class LoadTestError(HisssError):
+    """The load test could not run (the server did not start, a bad address)."""
+
+
+@dataclass
+class Figures:
+    """What a load test measured."""
+
+    games: int = 0
+    finished: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    error_kinds: dict[str, int] = field(default_factory=dict)
+    lost_actions: int = 0
+    seconds: float = 0.0
+    #: Game creations the server's rate limit refused (waited for and tried again).
+    throttled: int = 0
+
+    def error(self, kind: str) -> None:
+        """Count one error of ``kind``."""
+        self.errors += 1
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + 1
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary: exactly the keys of :data:`KEYS`.
+
+        >>> Figures(games=1, latencies=[0.001, 0.003], seconds=2.0).summary()["p50_ms"]
+        1.0
+        """
+        ordered = sorted(self.latencies)
+        return {
+            "games": self.games,
+            "actions": len(ordered),
+            "actions_per_second": round(len(ordered) / self.seconds, 1) if self.seconds else 0.0,
+            "p50_ms": round(_quantile(ordered, 0.50) * 1000, 1),
+            "p99_ms": round(_quantile(ordered, 0.99) * 1000, 1),
+            "errors": self.errors,
+            "lost_actions": self.lost_actions,
+        }
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of sorted values; 0 for none.
+
+    >>> _quantile([1.0, 2.0, 3.0, 4.0], 0.5), _quantile([], 0.99)
+    (2.0, 0.0)
+    """
+    if not ordered:
+        return 0.0
+    rank = max(1, round(q * len(ordered) + 0.5 - 1e-9))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def _retry_after(exc: urllib.error.HTTPError) -> float:
+    """Seconds to wait before trying again: the answer's ``Retry-After``, else one.
+
+    >>> _retry_after(urllib.error.HTTPError("u", 429, "slow", {"Retry-After": "3"}, None))
+    3.0
+    >>> _retry_after(urllib.error.HTTPError("u", 500, "failed", {}, None))
+    1.0
+    """
+    try:
+        return min(max(float(exc.headers.get("Retry-After", 1)), 0.1), 30.0)
+    except (TypeError, ValueError):
+        return 1.0
+
+
+def _http(url: str, method: str = "GET", body: object = None, timeout: float = 30) -> Any:
+    """One HTTP request (no proxy); the decoded JSON answer. HTTP errors raise."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(request, timeout=timeout) as answer:
+        return json.loads(answer.read().decode())
+
+
+class _Table:
+    """The load test's side of one game: its seats' tokens and the acknowledged versions."""
+
+    def __init__(self, created: dict[str, Any]) -> None:
+        self.id: str = created["id"]
+        self.websocket: str = created["websocket"]
+        self.tokens = [seat["token"] for seat in created["seats"]]
+        self.acked: list[int] = []
+        self.over = asyncio.Event()
+
+
+class LoadTest:
+    """Drives games against a server at ``base`` (``http://host:port``) until ``deadline``."""
+
+    def __init__(
+        self,
+        base: str,
+        *,
+        level: str = "easy",
+        think: float = 1.0,
+        seed: int = 1,
+        progress: Callable[[Figures], None] | None = None,
+    ) -> None:
+        self.base = base.rstrip("/")
+        self.ws_base = "ws" + self.base.removeprefix("http")
+        self.level = level
+        self.think = think
+        self.rng = random.Random(seed)
+        self.figures = Figures()
+        self.tables: list[_Table] = []
+        self.progress = progress
+        self.deadline = 0.0
+        self.measure_from = 0.0
+
+    async def run(
+        self, games: int, seconds: float, ramp: float = 0.0, check: bool = True
+    ) -> Figures:
+        """Start ``games`` games over ``ramp`` seconds (people do not all sit down at the same
+        instant), then measure ``seconds`` with all of them going (a game that ends is replaced
+        at once); then, with ``check``, ask the server for the stored games. Errors count from
+        the start."""
+        began = time.monotonic()
+        self.measure_from = began + ramp
+        self.deadline = self.measure_from + seconds
+        lanes = [asyncio.create_task(self._lane(ramp)) for _ in range(games)]
+        ticker = asyncio.create_task(self._tick())
+        await asyncio.gather(*lanes)
+        ticker.cancel()
+        self.figures.seconds = seconds
+        if check:
+            await self._check_stored()
+        return self.figures
+
+    async def _tick(self) -> None:
+        while self.progress is not None:
+            self.progress(self.figures)
+            await asyncio.sleep(0.25)
+
+    async def _lane(self, ramp: float) -> None:
+        """One game after another until the deadline, the first after up to ``ramp`` seconds."""
+        await asyncio.sleep(self.rng.uniform(0, ramp))
+        while time.monotonic() < self.deadline:
+            try:
+                created = await asyncio.to_thread(
+                    _http,
+                    f"{self.base}/api/games",
+                    "POST",
+                    {"seats": [{"kind": "person"}, {"kind": "person"}]},
+                )
+            except urllib.error.HTTPError as exc:
+                if exc.code != 429:
+                    self.figures.error(f"create: HTTP {exc.code}")
+                else:
+                    # The server's limit of new games per address: wait as told, as a client
+                    # should; not an error of the server.
+                    self.figures.throttled += 1
+                await asyncio.sleep(_retry_after(exc))
+                continue
+            except (OSError, ValueError) as exc:
+                self.figures.error(f"create: {type(exc).__name__}")
+                await asyncio.sleep(1)
+                continue
+            table = _Table(created)
+            self.tables.append(table)
+            self.figures.games += 1
+            rng = random.Random(self.rng.random())
+            await asyncio.gather(*(self._seat(table, n, rng) for n in (1, 2)))
+            if table.over.is_set():
+                self.figures.finished += 1
+
+    async def _seat(self, table: _Table, seat: int, rng: random.Random) -> None:
+        """Play one seat of ``table`` until the game is over or the time is up."""
+        from websockets.asyncio.client import connect  # noqa: PLC0415
+        from websockets.exceptions import WebSocketException  # noqa: PLC0415
+
+        bot = make_bot(self.level)
+        mirror: State | None = None
+        seen = 0
+        try:
+            async with connect(self.ws_base + table.websocket, open_timeout=30, proxy=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": table.tokens[seat - 1]}))
+                sent: tuple[int, float] | None = None
+                while not table.over.is_set():
+                    remaining = self.deadline - time.monotonic()
+                    if remaining <= 0 and sent is None:
+                        return
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), max(remaining, 0) + 10)
+                    except TimeoutError:
+                        self.figures.error("timeout")
+                        return
+                    message = json.loads(text)
+                    kind = message["type"]
+                    if kind == "error":
+                        self.figures.error(message["code"])
+                        sent = None
+                        continue
+                    if kind != "state" or message["version"] < seen:
+                        continue
+                    if sent is not None and message["version"] >= sent[0]:
+                        if sent[1] >= self.measure_from:
+                            self.figures.latencies.append(time.monotonic() - sent[1])
+                        table.acked.append(sent[0])
+                        sent = None
+                    mirror = await self._follow(table, mirror, seen, message)
+                    seen = message["version"]
+                    if message["phase"] == "over":
+                        table.over.set()
+                        return
+                    if message["to_move"] != seat or sent is not None:
+                        continue
+                    if time.monotonic() >= self.deadline:
+                        return
+                    if self.think:
+                        await asyncio.sleep(rng.uniform(0, 2 * self.think))
+                    if message["phase"] == "draw":
+                        step: dict[str, Any] = {"type": "draw", "version": seen}
+                    elif message["phase"] == "place":
+                        action = bot.choose(mirror, rng)
+                        step = {"type": "play", "version": seen, "action": str(action)}
+                    else:
+                        continue
+                    sent = (seen + 1, time.monotonic())
+                    await ws.send(json.dumps(step))
+        except (OSError, WebSocketException, HisssError) as exc:
+            self.figures.error(f"connection: {type(exc).__name__}")
+
+    async def _follow(
+        self, table: _Table, mirror: State | None, seen: int, message: dict[str, Any]
+    ) -> State:
+        """The position after ``message``: the mirror moved on by one step, or rebuilt."""
+        event = message["last_event"]
+        version = message["version"]
+        if mirror is not None and version == seen:
+            return mirror
+        if mirror is not None and version == seen + 1 and event is not None:
+            if event["kind"] == "draw":
+                mirror.draw(parse_card(event["card"]))
+                return mirror
+            if event["kind"] == "play":
+                mirror.apply(parse_action(event["action"]))
+                return mirror
+        if version == 1 and event is not None and event["kind"] == "starter":
+            state = new_game(len(message["seats"]))
+            state.draw(parse_card(event["card"]))
+            return state
+        text = await asyncio.to_thread(
+            _raw, f"{self.base}/api/games/{table.id}/record?partial=true"
+        )
+        return replay(GameRecord.from_json(text))
+
+    def count_lost(self, stored: dict[str, int]) -> None:
+        """Count the acknowledged steps past each game's stored version (``stored`` maps game
+        ids to versions; a game missing from it lost every step).
+
+        >>> test = LoadTest("http://127.0.0.1:1")
+        >>> table = _Table({"id": "g", "websocket": "/ws/g", "seats": []})
+        >>> table.acked.extend([1, 2, 3])
+        >>> test.tables.append(table)
+        >>> test.count_lost({"g": 2}); test.figures.lost_actions
+        1
+        >>> test.count_lost({}); test.figures.lost_actions
+        4
+        """
+        for table in self.tables:
+            version = stored.get(table.id, 0)
+            self.figures.lost_actions += sum(1 for acked in table.acked if acked > version)
+
+    async def check_database(self, database: str) -> None:
+        """Count lost steps from the database itself (the server stopped): the truth, not the
+        server's word."""
+        from hisss.storage import Store  # noqa: PLC0415
+
+        store = await Store.open(database)
+        try:
+            stored: dict[str, int] = {}
+            for table in self.tables:
+                game = await store.get_game(table.id)
+                if game is not None:
+                    # The log itself, not only the game row's version.
+                    stored[table.id] = len(await store.actions(table.id))
+            self.count_lost(stored)
+        finally:
+            await store.close()
+
+    async def _check_stored(self) -> None:
+        """Count acknowledged steps that the server's stored games do not hold, as the server
+        reports them (a server of its own is checked in its database instead)."""
+        for table in self.tables:
+            if not table.acked:
+                continue
+            try:
+                state = await asyncio.to_thread(_http, f"{self.base}/api/games/{table.id}/state")
+            except (OSError, ValueError):
+                self.figures.error("check")
+                self.figures.lost_actions += len(table.acked)
+                continue
+            stored = int(state["version"])
+            self.figures.lost_actions += sum(1 for version in table.acked if version > stored)
+
+
+def _raw(url: str) -> str:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(url, timeout=30) as answer:
+        text: str = answer.read().decode()
+        return text
+
+
+class LocalServer:
+    """This module run as a server subprocess on 127.0.0.1 with a database URL."""
+
+    def __init__(self, database: str, directory: Path) -> None:
+        self.database = database
+        self.directory = directory
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.url = ""
+
+    def start(self, timeout: float = 60) -> str:
+        """Start the server; its address once it is ready. Raises :class:`LoadTestError`."""
+        out = self.directory / "server.out"
+        command = [sys.executable, "-m", "hisss.server.loadtest", self.database]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with out.open("wb") as stdout:
+            self.proc = subprocess.Popen(command, stdout=stdout, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = READY.search(out.read_text(encoding="utf-8", errors="replace"))
+            if found:
+                self.url = found.group(1)
+                return self.url
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        tail = out.read_text(encoding="utf-8", errors="replace")[-2000:]
+        raise LoadTestError(f"the server did not start:\n{tail}")
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 30 s)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=30)
+
+
+def run_loadtest(
+    games: int,
+    seconds: float,
+    *,
+    url: str | None = None,
+    database: str | None = None,
+    level: str = "easy",
+    think: float = 1.0,
+    ramp: float = 5.0,
+    seed: int = 1,
+    progress: Callable[[Figures], None] | None = None,
+) -> Figures:
+    """Run a load test: against ``url``, or a new local server on ``database`` (an async
+    SQLAlchemy URL; default a temporary SQLite file). Raises :class:`LoadTestError`."""
+    if games < 1 or seconds <= 0:
+        raise LoadTestError("a load test needs at least one game and some seconds")
+    make_bot(level)  # an unknown level fails here, before anything starts
+    with tempfile.TemporaryDirectory(prefix="hisss-load-") as temp:
+        server: LocalServer | None = None
+        if url is None:
+            from hisss.storage import database_url  # noqa: PLC0415
+
+            db = database or database_url(f"sqlite:///{Path(temp) / 'load.db'}")
+            server = LocalServer(db, Path(temp))
+            url = server.start()
+        elif not url.startswith(("http://", "https://")):
+            raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
+        try:
+            test = LoadTest(url, level=level, think=think, seed=seed, progress=progress)
+            figures = asyncio.run(test.run(games, seconds, ramp, check=server is None))
+        finally:
+            if server is not None:
+                server.stop()
+        if server is not None:
+            # The server has stopped: read what its database holds.
+            asyncio.run(test.check_database(server.database))
+        return figures
+
+
+def _serve_main(argv: list[str]) -> None:
+    """The server subprocess: ``hisss serve`` on any free port of 127.0.0.1, tuned for load."""
+    import logging  # noqa: PLC0415
+
+    from hisss.server.run import serve  # noqa: PLC0415
+    from hisss.server.settings import Settings  # noqa: PLC0415
+
+    logging.basicConfig(level=logging.WARNING)
+    settings = Settings(database=argv[0], bot_delay=0.0, http_rate_per_second=0.0)
+    serve(settings, "127.0.0.1", 0)
+
+
+if __name__ == "__main__":
+    _serve_main(sys.argv[1:])

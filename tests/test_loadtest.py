@@ -1,0 +1,78 @@
+"""``hisss loadtest``: a small load test against a server it starts itself, its JSON figures,
+and whole games played to the end and started again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hisss.cli import app
+from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, _Table, run_loadtest
+from hisss.storage import GameStatus, NewAction, NewGame, NewSeat, Store
+from server_process import ServerProcess
+
+
+def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
+    result = CliRunner().invoke(
+        app, ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert tuple(figures) == KEYS
+    assert figures["games"] >= 5 and figures["actions"] > 10
+    assert figures["errors"] == 0 and figures["lost_actions"] == 0
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+    assert figures["actions_per_second"] > 0
+
+
+def test_games_are_played_to_the_end_and_new_ones_started() -> None:
+    figures = run_loadtest(2, 4, think=0.0, ramp=0.0, level="easy", seed=3)
+    assert figures.finished >= 2 and figures.games > figures.finished
+    assert figures.errors == 0 and figures.lost_actions == 0
+
+
+def test_bad_arguments_are_refused_before_anything_starts() -> None:
+    with pytest.raises(LoadTestError, match="expected http"):
+        run_loadtest(1, 1, url="ftp://example.org")
+    result = CliRunner().invoke(app, ["loadtest", "--level", "genius", "--seconds", "1"])
+    assert result.exit_code != 0 and "genius" in result.output
+
+
+async def test_the_database_check_counts_acknowledged_steps_that_are_not_stored(
+    tmp_path: Path,
+) -> None:
+    database = f"sqlite:///{tmp_path / 'load.db'}"
+    store = await Store.open(database)
+    try:
+        game = await store.create_game(
+            NewGame(
+                rules={},
+                deck={},
+                seed=1,
+                seats=(NewSeat("person", "A"), NewSeat("person", "B")),
+                status=GameStatus.RUNNING,
+            )
+        )
+        await store.append(game.id, NewAction(1, "starter", card="H:red"))
+        await store.append(game.id, NewAction(2, "draw", seat=0, card="T:red"))
+    finally:
+        await store.close()
+    test = LoadTest("http://127.0.0.1:1")
+    kept = _Table({"id": game.id, "websocket": "/ws", "seats": []})
+    kept.acked.extend([1, 2, 3])  # step 3 was acknowledged but never stored
+    gone = _Table({"id": "nosuchgame", "websocket": "/ws", "seats": []})
+    gone.acked.append(1)
+    test.tables.extend([kept, gone])
+    await test.check_database(database)
+    assert test.figures.lost_actions == 2
+
+
+def test_a_rate_limited_server_is_waited_for_not_counted_as_failing(tmp_path: Path) -> None:
+    # ``hisss serve`` as it is: 30 new games per address at once, then one a second.
+    with ServerProcess(f"sqlite:///{tmp_path / 'limited.db'}", tmp_path) as server:
+        figures = run_loadtest(34, 3, url=server.url, think=0.2, ramp=0.5, seed=5)
+    assert figures.throttled >= 4, figures.throttled
+    assert figures.games >= 31 and figures.errors == 0 and figures.lost_actions == 0
