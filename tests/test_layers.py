@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from hisss.core import State
+
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "src" / "hisss" / "core"
 
@@ -236,4 +238,51 @@ def test_the_scans_catch_offences() -> None:
         "imports logging",
         "calls print()",
         "uses sys.stdout",
+    ]
+
+
+#: The private members of the core's State: its own business, never touched from outside the core.
+STATE_PRIVATE = frozenset(
+    name
+    for name in (*State.__slots__, *vars(State))
+    if name.startswith("_") and not name.startswith("__")
+)
+
+
+def state_private_offences(path: Path, tree: ast.Module) -> list[str]:
+    """Uses of a private member of :class:`hisss.core.State` on anything but ``self``."""
+    return [
+        f"{_where(path, node)} uses .{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr in STATE_PRIVATE
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+
+
+def _outside_core() -> list[Path]:
+    files = [
+        path
+        for folder in ("src/hisss", "tests", "examples")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if CORE not in path.parents
+    ]
+    assert len(files) > 50, "the scan found too few modules"
+    return files
+
+
+def test_nothing_outside_the_core_touches_the_private_members_of_state() -> None:
+    assert {"_remaining", "_left", "_undo", "_finished", "_why_illegal"} <= STATE_PRIVATE
+    bad = [line for path in _outside_core() for line in state_private_offences(path, _parse(path))]
+    assert not bad, (
+        "outside the core, a State is used through its public methods (push_draw, push, undo...):\n"
+        + "\n".join(bad)
+    )
+
+
+def test_the_private_member_scan_catches_offences() -> None:
+    tree = ast.parse("state._left\nself._left\ngame.state._undo.pop()\nx._other\n")
+    assert [line.split(" ", 1)[1] for line in state_private_offences(ROOT / "fake.py", tree)] == [
+        "uses ._left",
+        "uses ._undo",
     ]

@@ -36,7 +36,7 @@ at about 45 microseconds per decision with a choice.
 >>> for text in ("H:red", "M:red-orange", "M:yellow-green"):
 ...     s.draw(parse_card(text))
 ...     if s.drawn is not None:
-...         s.push(s.legal_actions()[0])
+...         _ = s.push(s.legal_actions()[0])
 >>> [str(t) for t in s.table]
 ['H:red M:red-orange', 'M:yellow-green']
 >>> s.draw(parse_card("M:orange-yellow"))

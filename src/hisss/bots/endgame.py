@@ -199,7 +199,7 @@ class EndgameSolver:
             if not n:
                 continue
             self._tick()
-            state._draw(card_from_code(code))
+            state.push_draw(card_from_code(code))
             counts[code] = n - 1
             try:
                 v = self._decision() if state.drawn is not None else self._chance()

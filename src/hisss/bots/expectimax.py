@@ -95,7 +95,7 @@ class ExpectimaxSearch:
             card = card_from_code(code)
             if not tick():
                 raise BudgetSpentError
-            state._draw(card)
+            state.push_draw(card)
             counts[code] = n - 1
             try:
                 vals = self.decision(depth)

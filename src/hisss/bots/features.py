@@ -17,7 +17,7 @@ actions, so search bots can call them in their inner loops:
 >>> for text in ("H:red", "M:red-orange"):  # the starter, then seat 1 extends it
 ...     s.draw(parse_card(text))
 ...     if s.drawn is not None:
-...         s.push(s.legal_actions()[0])
+...         _ = s.push(s.legal_actions()[0])
 >>> str(s.table[0])
 'H:red M:red-orange'
 >>> best_claim(s, parse_card("T:orange")), best_claim(s, parse_card("T:wild"))
@@ -78,7 +78,7 @@ def claim_of(state: State, action: Action) -> int:
     >>> for text in ("M:red-orange", "H:red", "M:yellow-green"):
     ...     s.draw(parse_card(text))
     ...     if s.drawn is not None:
-    ...         s.push(s.legal_actions()[-1])
+    ...         _ = s.push(s.legal_actions()[-1])
     >>> [str(t) for t in s.table]
     ['H:red M:red-orange', 'M:yellow-green']
     >>> s.draw(parse_card("M:orange-yellow"))

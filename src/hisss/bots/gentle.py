@@ -25,7 +25,7 @@ exciting for everyone and the children win often. A forced move consumes no rand
 >>> for text in ("H:red", "M:red-orange", "M:yellow-green", "T:green"):
 ...     s.draw(parse_card(text))
 ...     if s.drawn is not None:
-...         s.push(s.legal_actions()[0])
+...         _ = s.push(s.legal_actions()[0])
 >>> s.draw(parse_card("M:orange-yellow"))  # greedy would join the two snakes and take 5 cards
 >>> sorted({str(GentleBot().choose(s, random.Random(k))) for k in range(20)})  # level: it extends
 ['1R:orange', '2L:yellow']

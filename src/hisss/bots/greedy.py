@@ -15,7 +15,7 @@ takes most snakes it is offered, so it feels like a player, but is easier to bea
 >>> for text in ("H:red", "M:red-orange", "M:yellow-green", "T:green"):
 ...     s.draw(parse_card(text))
 ...     if s.drawn is not None:
-...         s.push(s.legal_actions()[0])
+...         _ = s.push(s.legal_actions()[0])
 >>> [str(t) for t in s.table]
 ['H:red M:red-orange', 'M:yellow-green T:green']
 >>> s.draw(parse_card("M:orange-yellow"))  # extend either snake, or join both for 5 cards

@@ -92,7 +92,7 @@ class MctsSearch:
         for code, n in enumerate(counts):
             if k < n:
                 counts[code] = n - 1
-                self.state._draw(card_from_code(code))
+                self.state.push_draw(card_from_code(code))
                 self.steps += 1
                 return code
             k -= n

@@ -18,7 +18,7 @@ from hisss.core.errors import (
 from hisss.core.rules import PRESETS, JoinClaim, Rules, Scoring, get_rules
 from hisss.core.scoring import Result, score
 from hisss.core.snake import Snake, parse_snake
-from hisss.core.state import State, deal, new_game
+from hisss.core.state import Placement, State, deal, new_game
 
 __all__ = [
     "ALL_PAIRS",
@@ -43,6 +43,7 @@ __all__ = [
     "IllegalDrawError",
     "JoinClaim",
     "NotationError",
+    "Placement",
     "Result",
     "Rules",
     "Scoring",

@@ -18,6 +18,10 @@ class NotationError(HisssError, ValueError):
     """Text that is not valid notation for a card, an action or a snake."""
 
 
+class SnakeError(HisssError, ValueError):
+    """A snake whose cards break the shape rules (see :func:`hisss.core.snake.check_snake`)."""
+
+
 class DeckError(HisssError, ValueError):
     """A deck description that is not valid; ``field`` names the offending field."""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hisss.core.cards import HEAD, MID, TAIL, WILD, Card, Colour, Wild, parse_card
-from hisss.core.errors import NotationError
+from hisss.core.errors import NotationError, SnakeError
 
 #: The colour of one end of a snake: a colour, ``WILD`` (a lone wild neck) or ``None`` (closed).
 EndColour = Colour | Wild | None
@@ -158,30 +158,43 @@ def parse_snake(text: str) -> Snake:
 
 
 def check_snake(snake: Snake) -> None:
-    """Raise ``AssertionError`` unless ``snake`` is well formed; used by tests and record checks."""
+    """Raise :class:`~hisss.core.errors.SnakeError` unless ``snake`` is well formed (every card
+    lies with matching colours, a head only at the left end, a tail only at the right); used by
+    the property tests. It raises rather than asserts, so it checks under ``python -O`` too.
+
+    >>> check_snake(parse_snake("H:red M:red-orange T:orange"))
+    >>> check_snake(Snake((parse_card("H:red"), parse_card("T:red")), (None, Colour.RED, None)))
+    Traceback (most recent call last):
+    ...
+    hisss.core.errors.SnakeError: malformed snake H:red T:red: head and tail touch
+    """
     cards, path = snake.cards, snake.path
-    assert len(cards) >= 1 and len(path) == len(cards) + 1, "path length"
+
+    def require(condition: bool, reason: str) -> None:
+        if not condition:
+            raise SnakeError(f"malformed snake {' '.join(str(c) for c in cards)}: {reason}")
+
+    require(len(cards) >= 1 and len(path) == len(cards) + 1, "path length")
     heads = [i for i, c in enumerate(cards) if c.kind is HEAD]
     tails = [i for i, c in enumerate(cards) if c.kind is TAIL]
-    assert heads in ([], [0]), "a head must be alone at the left end"
-    assert tails in ([], [len(cards) - 1]), "a tail must be alone at the right end"
-    if len(cards) > 1:
-        assert not (heads and tails and len(cards) == 2), "head and tail touch"
+    require(not (heads and tails and len(cards) == 2), "head and tail touch")
+    require(heads in ([], [0]), "a head must be alone at the left end")
+    require(tails in ([], [len(cards) - 1]), "a tail must be alone at the right end")
     for i, card in enumerate(cards):
         left, right = path[i], path[i + 1]
         if card.kind is MID:
-            assert {left, right} == {card.a, card.b}, f"card {i + 1} lies with wrong colours"
+            require({left, right} == {card.a, card.b}, f"card {i + 1} lies with wrong colours")
         elif card.kind is HEAD:
-            assert left is None, "a head closes the left end"
+            require(left is None, "a head closes the left end")
             if len(cards) == 1:
-                assert right is (WILD if card.a is None else card.a), "lone head neck"
+                require(right is (WILD if card.a is None else card.a), "lone head neck")
             else:
-                assert isinstance(right, Colour), "head touches a colour"
-                assert card.a is None or right is card.a, "head colour matches"
+                require(isinstance(right, Colour), "head touches a colour")
+                require(card.a is None or right is card.a, "head colour matches")
         else:
-            assert right is None, "a tail closes the right end"
+            require(right is None, "a tail closes the right end")
             if len(cards) == 1:
-                assert left is (WILD if card.a is None else card.a), "lone tail neck"
+                require(left is (WILD if card.a is None else card.a), "lone tail neck")
             else:
-                assert isinstance(left, Colour), "tail touches a colour"
-                assert card.a is None or left is card.a, "tail colour matches"
+                require(isinstance(left, Colour), "tail touches a colour")
+                require(card.a is None or left is card.a, "tail colour matches")

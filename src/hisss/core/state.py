@@ -8,7 +8,11 @@ A game alternates two kinds of step, as in OpenSpiel:
   starter, which lies alone on the table and is nobody's turn;
 * a *decision* step places the drawn card: :meth:`State.legal_actions` lists the choices in a fixed
   order, :meth:`State.apply` plays one after checking it, and :meth:`State.push` plays a known-legal
-  one without checking. :meth:`State.undo` takes back the last step of either kind.
+  one without checking. Both return a :class:`Placement`: who placed which card where, and the
+  snake it claimed, if any. :meth:`State.undo` takes back the last step of either kind.
+
+A search that enumerates draws applies them with :meth:`State.push_draw`, the unchecked twin of
+:meth:`State.draw`.
 
 Snakes on the table and in the pits are immutable, so :meth:`State.copy` and :meth:`State.undo` cost
 a few microseconds. Every card is seen by all players in the classic game: nothing in the state is
@@ -29,6 +33,7 @@ that seat; in the classic game that view is the whole state.
 >>> [str(a) for a in s.legal_actions()]
 ['1L:green']
 >>> s.apply(s.legal_actions()[0])
+Placement(seat=0, card=Card.parse('M:yellow-green'), action=Action.parse('1L:green'), claimed=None)
 >>> str(s.table[0])
 'M:yellow-green M:green-blue'
 >>> s.current_player is None and s.is_chance_node()
@@ -39,6 +44,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import NamedTuple
 
 from hisss.core.actions import CAPS, EXTENDS, NEW, Action, ActionKind, End, join, reserve
 from hisss.core.cards import HEAD, MID, TAIL, WILD, Card, card_from_code
@@ -58,6 +64,38 @@ _NEW = ActionKind.NEW
 # An undo record: table, pits, drawn card, seat to move, turns played, finished flag, and the code
 # of the card a draw took from the remaining cards (-1 for a placement).
 _Undo = tuple[tuple[Snake, ...], tuple[tuple[Snake, ...], ...], Card | None, int, int, bool, int]
+
+
+class Placement(NamedTuple):
+    """What one placement did: returned by :meth:`State.apply` and :meth:`State.push`.
+
+    A named tuple rather than a frozen dataclass: it is made on every move of every search, and a
+    tuple is made in a third of the time. Front ends report it and records store it; nobody works
+    out a claim again by comparing pits.
+
+    >>> from hisss.core.cards import parse_card
+    >>> s = new_game(players=2)
+    >>> for text in ("M:red-orange", "H:red", "T:orange"):
+    ...     s.draw(parse_card(text))
+    ...     if s.drawn is not None:
+    ...         placed = s.apply(s.legal_actions()[0])
+    >>> placed.seat, str(placed.card), str(placed.action), str(placed.claimed), placed.pit
+    (1, 'T:orange', '1R', 'H:red M:red-orange T:orange', 1)
+    """
+
+    #: The seat (0-based) that placed the card.
+    seat: int
+    #: The card placed.
+    card: Card
+    #: Where it went.
+    action: Action
+    #: The snake it completed and claimed (now in the pit of :attr:`pit`), or ``None``.
+    claimed: Snake | None
+
+    @property
+    def pit(self) -> int | None:
+        """The seat whose pit the claimed snake went to (the placer); ``None`` without a claim."""
+        return self.seat if self.claimed is not None else None
 
 
 class State:
@@ -185,7 +223,7 @@ class State:
         for code, n in enumerate(self._remaining):
             if k < n:
                 card = card_from_code(code)
-                self._draw(card)
+                self.push_draw(card)
                 return card
             k -= n
         raise AssertionError("remaining counts out of step")  # pragma: no cover
@@ -206,9 +244,11 @@ class State:
             raise IllegalDrawError(card, self.describe(), reason)
         if self._remaining[card.code] == 0:
             raise IllegalDrawError(card, self.describe(), "no copy of this card remains")
-        self._draw(card)
+        self.push_draw(card)
 
-    def _draw(self, card: Card) -> None:
+    def push_draw(self, card: Card) -> None:
+        """Apply the chance outcome ``card`` without checking it: the fast path for a search that
+        enumerates :meth:`draw_weights`. A draw must be due and a copy of ``card`` must remain."""
         code = card.code
         self._undo.append(
             (self.table, self.pits, None, self.to_move, self.turns, self._finished, code)
@@ -320,17 +360,18 @@ class State:
         """True when ``action`` is legal now."""
         return self.drawn is not None and action in self.legal_actions()
 
-    def apply(self, action: Action) -> None:
-        """Place the drawn card as ``action`` after checking it is legal.
+    def apply(self, action: Action) -> Placement:
+        """Place the drawn card as ``action`` after checking it is legal; returns what happened.
 
         A completed snake goes at once to the pit of the player who placed the card. Raises
         :class:`IllegalActionError`, changing nothing, when the action is not legal.
         """
         self.check_action(action)
-        self.push(action)
+        return self.push(action)
 
-    def push(self, action: Action) -> None:
-        """Place the drawn card as ``action`` without checking it (it must be legal)."""
+    def push(self, action: Action) -> Placement:
+        """Place the drawn card as ``action`` without checking it (it must be legal); returns
+        what happened, as :meth:`apply` does."""
         card = self.drawn
         assert card is not None
         table = self.table
@@ -396,15 +437,16 @@ class State:
                 self.table = (*table[:lo], new, *table[lo + 1 : hi], *table[hi + 1 :])
         else:
             self.table = (*table, lone(card))
+        seat = self.to_move
         if claimed is not None:
-            seat = self.to_move
             pits = self.pits
             self.pits = (*pits[:seat], (*pits[seat], claimed), *pits[seat + 1 :])
             if self.rules.scoring is Scoring.FIRST_TO and self.pit_cards(seat) >= self.rules.target:
                 self._finished = True
         self.drawn = None
         self.turns += 1
-        self.to_move = (self.to_move + 1) % self.players
+        self.to_move = (seat + 1) % self.players
+        return Placement(seat, card, action, claimed)
 
     def undo(self) -> None:
         """Take back the last draw or placement. Raises ``IndexError`` when there is none."""

@@ -18,7 +18,7 @@ A game loop records as it plays:
 ...     builder.drew(card)
 ...     if state.current_player is not None:
 ...         seat, action = state.to_move, rng.choice(state.legal_actions())
-...         state.apply(action)
+...         _ = state.apply(action)
 ...         builder.placed(seat, card, action, state)
 >>> record = builder.finish(state)
 >>> len(record.cards), len(record.turns), record.result is not None

@@ -2,7 +2,7 @@
 operations that searching bots repeat thousands of times per move.
 
 :func:`bench` plays uniformly random games for a few seconds through the engine's fast path
-(``State._draw`` for the deal, ``legal_actions()``, the unchecked ``push()``), then times
+(``State.push_draw`` for the deal, ``legal_actions()``, the unchecked ``push()``), then times
 ``legal_actions()``, ``copy()``, ``push()`` and ``undo()`` on positions from real games. Every game
 stops at its end, as a real game does (a "first to N cards" scoring can end it before the deck runs
 out). A deck too small to give any decision point (a single card: the starter, and no turn) still
@@ -31,7 +31,7 @@ def _random_game(state: State, cards: list[Card], rng: random.Random) -> int:
 
     Stops at the end of the game, which may come before the cards run out.
     """
-    draw = state._draw  # the unchecked draw: the engine's fast path is what we measure
+    draw = state.push_draw  # the unchecked draw: the engine's fast path is what we measure
     legal_actions = state.legal_actions
     push = state.push
     is_terminal = state.is_terminal
@@ -89,7 +89,7 @@ def _sample_positions(
         for card in deal(deck, rng):
             if state.is_terminal():
                 break
-            state._draw(card)
+            state.push_draw(card)
             if state.drawn is not None:
                 decisions += 1
                 legal = state.legal_actions()
