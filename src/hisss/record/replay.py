@@ -1,11 +1,11 @@
-"""Replay: rebuild a game from its record, checking every step against the rules.
+"""Replay: rebuild a game from its record through the game driver, checking every step.
 
-This module owns :func:`replay`, :func:`replay_steps` and :class:`ReplayError`. Replay never needs
-the seed: it draws the recorded cards in order. For each turn it checks that the game is not over,
-that the turn's card is the next card of the order and can be drawn from the deck, that the turn's
-seat is the one to move, that the action is legal, and that the optional table and pit snapshots
-match. At the end it checks what is left of the card order (at most one drawn card still to be
-placed) and the optional result.
+This module owns :func:`replay_game`, :func:`replay`, :func:`replay_steps`, :func:`resume` and
+:class:`ReplayError`. Replay never needs the seed: the driver draws the recorded cards in order.
+For each turn it checks that the game is not over, that the turn's card is the next card of the
+order and can be drawn from the deck, that the turn's seat is the one to move, that the action is
+legal, and that the optional table and pit snapshots match. At the end it checks what is left of
+the card order (at most one drawn card still to be placed) and the optional result.
 
 Turns are numbered from 1; turn 0 is the header and the starter.
 """
@@ -13,12 +13,14 @@ Turns are numbered from 1; turn 0 is the header and the starter.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator, Sequence
 
-from hisss.core.cards import Card
 from hisss.core.errors import ConfigError, HisssError, IllegalActionError, IllegalDrawError
-from hisss.core.state import State, new_game
-from hisss.record.format import GameRecord, Turn, printable, result_to_dict, show_value
+from hisss.core.state import State, deal
+from hisss.record.format import GameRecord, RecordError, Turn, printable, result_to_dict, show_value
+from hisss.record.game import Game
+from hisss.record.seats import Seat
 
 
 class ReplayError(HisssError):
@@ -30,16 +32,31 @@ class ReplayError(HisssError):
         super().__init__(printable(f"turn {turn}: {reason}", None))
 
 
+def replay_game(
+    record: GameRecord, *, turns: int | None = None, seats: Sequence[Seat] | None = None
+) -> Game:
+    """The game of ``record`` rebuilt through the driver, every step checked; raises
+    :class:`ReplayError`.
+
+    The game ends at the end of the record (with the next card drawn when the record holds it),
+    or after its first ``turns`` turns, without the checks of the record's end. ``seats`` gives
+    the seats (default: a person per name of the record).
+    """
+    checker = _Replay(record, seats)
+    for number, turn in enumerate(record.turns[:turns], 1):
+        checker.play(number, turn)
+    if turns is None:
+        checker.finish()
+    return checker.game
+
+
 def replay(record: GameRecord) -> State:
     """Rebuild the game of ``record`` and return its final state; raises :class:`ReplayError`.
 
     The final state is the end of the game, or for a saved unfinished game the position after the
     last recorded turn (with the next card drawn when the record holds it).
     """
-    game = _Replay(record)
-    for number, turn in enumerate(record.turns, 1):
-        game.play(number, turn)
-    return game.finish()
+    return replay_game(record).state
 
 
 def replay_steps(record: GameRecord) -> Iterator[State]:
@@ -48,34 +65,62 @@ def replay_steps(record: GameRecord) -> Iterator[State]:
     The checks of the end of the record (left-over cards, the result) run when the iteration is
     exhausted, after the last state is yielded.
     """
-    game = _Replay(record)
+    checker = _Replay(record, None)
     for number, turn in enumerate(record.turns, 1):
-        game.play(number, turn)
-        yield game.state.copy()
-    game.finish()
+        checker.play(number, turn)
+        yield checker.game.state.copy()
+    checker.finish()
+
+
+def resume(record: GameRecord, seats: Sequence[Seat] | None = None) -> Game:
+    """The game of ``record``, checked by :func:`replay_game`, ready to go on with the cards its
+    seed deals (a finished game comes back over).
+
+    Going on needs the seed that dealt the game: raises :class:`~hisss.record.RecordError` when an
+    unfinished record has no seed, or when its cards are not the order its seed deals.
+    """
+    game = replay_game(record, seats=seats)
+    if game.is_over():
+        return game
+    if record.seed is None:
+        raise RecordError(
+            "seed", "missing: an unfinished game goes on only with the seed that dealt it"
+        )
+    dealt = tuple(deal(record.deck, random.Random(record.seed)))
+    if dealt[: len(record.cards)] != record.cards:
+        raise RecordError(
+            "cards",
+            f"not the order the seed {record.seed} deals, so the game cannot go on "
+            "with the same cards",
+        )
+    game.order = dealt
+    return game
 
 
 class _Replay:
-    """A game being rebuilt from a record."""
+    """A game being rebuilt from a record, step by step."""
 
-    def __init__(self, record: GameRecord) -> None:
+    def __init__(self, record: GameRecord, seats: Sequence[Seat] | None) -> None:
         self.record = record
         self.cards = record.cards
+        if seats is None:
+            seats = [Seat.person(name) for name in record.seats]
         try:
-            self.state = new_game(len(record.seats), record.rules, record.deck)
+            self.game = Game(record.rules, record.deck, seats, seed=record.seed, cards=record.cards)
         except ConfigError as exc:
             raise ReplayError(0, f"the header does not describe a game: {exc}") from None
         if record.cards:
-            self._draw(0, record.cards[0])
+            self._draw(0)
         elif record.turns:
             raise ReplayError(0, "the card order is empty, so there is no starter")
 
-    def _draw(self, number: int, card: Card) -> None:
-        state = self.state
+    def _draw(self, number: int) -> None:
+        game = self.game
         try:
-            state.draw(card)
+            game.draw()
         except IllegalDrawError:
-            deck = state.deck
+            card = self.cards[game.cards_drawn]
+            deck = game.deck
             copies = deck.count(card)
             if copies == 0:
                 reason = (
@@ -89,8 +134,8 @@ class _Replay:
             raise ReplayError(number, reason) from None
 
     def play(self, number: int, turn: Turn) -> None:
-        state = self.state
-        if state.is_terminal():
+        game = self.game
+        if game.is_over():
             raise ReplayError(
                 number, f"the game is over after turn {number - 1}, but the record goes on"
             )
@@ -104,14 +149,15 @@ class _Replay:
             raise ReplayError(
                 number, f"card {turn.card} is not the next card of the order ({expected} is)"
             )
-        self._draw(number, expected)
+        self._draw(number)
+        state = game.state
         if turn.player != state.to_move:
             raise ReplayError(
                 number,
                 f"seat {_seat(turn.player)} is recorded, but seat {state.to_move + 1} is to move",
             )
         try:
-            state.apply(turn.action)
+            game.place(turn.action)
         except IllegalActionError as exc:
             table = " | ".join(f"{i + 1}: {s}" for i, s in enumerate(state.table)) or "empty"
             raise ReplayError(
@@ -125,7 +171,7 @@ class _Replay:
             self._check_pits(number, turn.pits)
 
     def _check_table(self, number: int, recorded: Sequence[str]) -> None:
-        actual = [str(s) for s in self.state.table]
+        actual = [str(s) for s in self.game.state.table]
         if len(actual) != len(recorded):
             raise ReplayError(
                 number,
@@ -141,7 +187,7 @@ class _Replay:
                 )
 
     def _check_pits(self, number: int, recorded: Sequence[Sequence[str]]) -> None:
-        pits = self.state.pits
+        pits = self.game.state.pits
         if len(pits) != len(recorded):
             raise ReplayError(
                 number,
@@ -158,7 +204,7 @@ class _Replay:
                 )
 
     def finish(self) -> State:
-        state = self.state
+        state = self.game.state
         placed = len(self.record.turns)
         extra = len(self.cards) - placed - 1
         if extra > 0:
@@ -174,7 +220,7 @@ class _Replay:
                     f"the card order has {extra} cards after the last turn; a record holds "
                     "only the cards drawn, at most one of them not yet placed",
                 )
-            self._draw(placed + 1, self.cards[-1])
+            self._draw(placed + 1)
         recorded = self.record.result
         if recorded is not None:
             if not state.is_terminal():

@@ -1,9 +1,9 @@
 """Playing one whole game between bots, and the per-game figures that statistics are made of.
 
-:func:`play_game` deals the deck with an injected random generator (the starter first), draws each
-card in turn, asks the bot of the seat to move for an action and plays it, until the game is over.
-It returns a :class:`GameOutcome` with the result and per-game counts, and optionally the game's
-record built through :mod:`hisss.record`.
+:func:`play_game` deals the deck with an injected random generator (the starter first) and plays
+it through the game driver (:class:`hisss.record.Game`): each card is drawn in turn, the bot of the
+seat to move chooses an action and the driver plays it, until the game is over. It returns a
+:class:`GameOutcome` with the result and per-game counts, and optionally the driver's record.
 
 :func:`game_seed` derives the seed of each game of a run from the run's seed and the game's number,
 so a game's course never depends on which other games were played or in what order.
@@ -25,8 +25,7 @@ from dataclasses import dataclass
 
 from hisss.bots import Bot
 from hisss.core import Action, ActionKind, Card, Deck, IllegalActionError, Result, Rules, deal
-from hisss.core import new_game as _new_game
-from hisss.record import GameRecord, RecordBuilder
+from hisss.record import Game, GameRecord, Seat
 
 _NEW = ActionKind.NEW
 _EXTEND = ActionKind.EXTEND
@@ -101,22 +100,16 @@ def play_game(
     Raises :class:`~hisss.core.ConfigError` when the rules do not allow ``len(bots)`` players, and
     :class:`~hisss.core.IllegalActionError` when a bot returns an action that is not legal.
     """
-    players = len(bots)
-    state = _new_game(players, rules, deck)
-    order = deal(deck, rng) if cards is None else list(cards)
-    builder = (
-        RecordBuilder(rules, deck, tuple(b.name for b in bots), seed=seed, snapshots=snapshots)
-        if record
-        else None
-    )
+    order = deal(deck, rng) if cards is None else cards
+    seats = [Seat.bot(bot.name, bot.name) for bot in bots]
+    game = Game(rules, deck, seats, seed=seed, cards=order, snapshots=record and snapshots)
+    state = game.state
     choices: list[int] = []
     kinds = {_NEW: 0, _EXTEND: 0, _CAP: 0, _JOIN: 0}
-    for card in order:
+    for _ in order:
         if state.is_terminal():
             break  # a "first to N cards" scoring can end the game before the deck runs out
-        state.draw(card)
-        if builder is not None:
-            builder.drew(card)
+        game.draw()
         if state.drawn is None:
             continue  # the starter: nobody's turn
         seat = state.to_move
@@ -128,11 +121,9 @@ def play_game(
                 state.describe(),
                 f"bot {bots[seat].name!r} chose an action that is not legal",
             )
-        state.push(action)
+        game.push(action)
         choices.append(len(legal))
         kinds[action.kind] += 1
-        if builder is not None:
-            builder.placed(seat, card, action, state)
     return GameOutcome(
         result=state.result(),
         turns=state.turns,
@@ -144,5 +135,5 @@ def play_game(
         table_snakes=len(state.table),
         table_cards=sum(len(s.cards) for s in state.table),
         claimed=tuple(tuple(len(s.cards) for s in pit) for pit in state.pits),
-        record=builder.finish(state) if builder is not None else None,
+        record=game.record() if record else None,
     )

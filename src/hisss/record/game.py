@@ -1,0 +1,275 @@
+"""The game driver: one game from the deal to the result, the one place a game advances.
+
+Every way a game is played runs through :class:`Game`: simulation, the terminal game, the
+server's live games, replays and their checks. It owns the seats, the card order, the position
+(a core :class:`~hisss.core.State`), the placements made and the game record, so no front end
+deals, draws, works out a claim or builds a record on its own.
+
+The cards come one of two ways:
+
+* *dealt*: from a seed (``random.Random(seed)`` shuffles the deck with :func:`hisss.core.deal`)
+  or as a given order (``cards``). :meth:`Game.draw` then takes the next card of the order;
+* *as they come*: with neither, each :meth:`Game.draw` names its card (a client that learns the
+  cards from a server, say).
+
+Each :meth:`Game.place` returns the core's :class:`~hisss.core.Placement`: who placed which card
+where, and the snake it claimed. :meth:`Game.record` is the game so far as a
+:class:`~hisss.record.GameRecord`.
+
+>>> from hisss.core import RAINBOW, Rules
+>>> game = Game(Rules(), RAINBOW, [Seat.person("Ala"), Seat.bot("Bot", "easy")], seed=7)
+>>> game.phase, str(game.draw())       # the starter: nobody's turn
+(<Phase.STARTING: 'starting'>, 'M:purple-red')
+>>> game.phase, game.to_move, str(game.draw())
+(<Phase.DRAW: 'draw'>, 0, 'M:yellow-green')
+>>> placed = game.place(game.legal_actions()[0])
+>>> placed.seat, str(placed.action), placed.claimed is None, game.to_move
+(0, 'new', True, 1)
+>>> record = game.record()
+>>> record.seats, [str(c) for c in record.cards], [str(t.action) for t in record.turns]
+(('Ala', 'Bot'), ['M:purple-red', 'M:yellow-green'], ['new'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import StrEnum
+
+from hisss.core.actions import Action
+from hisss.core.cards import Card
+from hisss.core.decks import Deck
+from hisss.core.errors import ConfigError, IllegalDrawError
+from hisss.core.rules import Rules
+from hisss.core.state import Placement, State, deal, new_game
+from hisss.record.format import GameRecord, Turn, result_to_dict
+from hisss.record.seats import Seat
+
+# A turn's snapshot: the table after it, and every seat's pit, in notation.
+_Snapshot = tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]
+
+
+class Phase(StrEnum):
+    """What a game waits for; the value is the protocol's spelling."""
+
+    #: A game of the server still waiting for people to join: nothing is dealt yet.
+    WAITING = "waiting"
+    #: The starter is still to be drawn.
+    STARTING = "starting"
+    #: The seat to move draws.
+    DRAW = "draw"
+    #: The seat to move places the card it drew.
+    PLACE = "place"
+    #: The game is over.
+    OVER = "over"
+
+
+class Game:
+    """One game being played; see the module docstring.
+
+    ``seats`` gives one :class:`Seat` per player, seat 1 first. ``seed`` deals the cards unless
+    ``cards`` gives their order (the starter first); the seed is stored in the record either way.
+    With ``snapshots`` every turn of the record also holds the table and the pits after it.
+    Raises :class:`~hisss.core.ConfigError` when the rules do not allow that many seats.
+    """
+
+    __slots__ = ("_cards", "_snapshots", "order", "placements", "seats", "seed", "state")
+
+    #: The position.
+    state: State
+    #: The seats, in seat order.
+    seats: tuple[Seat, ...]
+    #: The seed that dealt the cards, if any.
+    seed: int | None
+    #: The whole card order when it is known (dealt or given), the starter first.
+    order: tuple[Card, ...] | None
+    #: Every placement so far, in turn order.
+    placements: list[Placement]
+
+    def __init__(
+        self,
+        rules: Rules,
+        deck: Deck,
+        seats: Sequence[Seat],
+        *,
+        seed: int | None = None,
+        cards: Sequence[Card] | None = None,
+        snapshots: bool = False,
+    ) -> None:
+        self.state = new_game(len(seats), rules, deck)
+        self.seats = tuple(seats)
+        self.seed = seed
+        if cards is not None:
+            self.order = tuple(cards)
+        elif seed is not None:
+            self.order = tuple(deal(deck, random.Random(seed)))
+        else:
+            self.order = None
+        self.placements = []
+        self._cards: list[Card] = []
+        self._snapshots: list[_Snapshot] | None = [] if snapshots else None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self.state.rules
+
+    @property
+    def deck(self) -> Deck:
+        """The deck the cards come from."""
+        return self.state.deck
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards drawn so far, the starter first."""
+        return tuple(self._cards)
+
+    @property
+    def cards_drawn(self) -> int:
+        """The number of cards drawn so far, the starter included."""
+        return len(self._cards)
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for: the starter, a draw, a placement, or nothing (over)."""
+        state = self.state
+        if state.is_terminal():
+            return Phase.OVER
+        if state.drawn is not None:
+            return Phase.PLACE
+        return Phase.DRAW if state.started else Phase.STARTING
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat (from 0) to draw or place next; ``None`` before the starter and at the end."""
+        state = self.state
+        if not state.started or state.is_terminal():
+            return None
+        return state.to_move
+
+    @property
+    def last(self) -> Placement | None:
+        """The last placement, or ``None`` before the first."""
+        return self.placements[-1] if self.placements else None
+
+    def is_over(self) -> bool:
+        """True when the game has ended."""
+        return self.state.is_terminal()
+
+    def legal_actions(self) -> list[Action]:
+        """The legal placements of the drawn card (empty unless one is due)."""
+        return self.state.legal_actions()
+
+    def next_card(self) -> Card | None:
+        """The card the next draw takes when the order is known, else ``None``."""
+        order, drawn = self.order, len(self._cards)
+        if order is None or drawn >= len(order) or not self.state.is_chance_node():
+            return None
+        return order[drawn]
+
+    # ------------------------------------------------------------------ steps
+
+    def draw(self, card: Card | None = None) -> Card:
+        """Draw the next card (the starter first) and return it.
+
+        With a known order the card is the order's next one (``card``, if given, must be it);
+        cards that come as they come must be named. Raises
+        :class:`~hisss.core.IllegalDrawError`, changing nothing, when no draw is due or the card
+        is not the one that comes.
+        """
+        order = self.order
+        if order is not None:
+            expected = self.next_card()
+            if expected is None:
+                reason = (
+                    f"the card order ends after {len(order)} cards"
+                    if len(self._cards) >= len(order) and self.state.is_chance_node()
+                    else "no draw is due"
+                )
+                raise IllegalDrawError(card or "a card", self.state.describe(), reason)
+            if card is not None and card != expected:
+                raise IllegalDrawError(
+                    card, self.state.describe(), f"the next card of the order is {expected}"
+                )
+            card = expected
+        elif card is None:
+            raise ConfigError("this game's cards come as they come: say which card is drawn")
+        self.state.draw(card)
+        self._cards.append(card)
+        return card
+
+    def place(self, action: Action) -> Placement:
+        """Place the drawn card as ``action`` after checking it is legal; returns what happened.
+        Raises :class:`~hisss.core.IllegalActionError`, changing nothing, when it is not legal."""
+        self.state.check_action(action)
+        return self.push(action)
+
+    def push(self, action: Action) -> Placement:
+        """Place the drawn card as ``action`` without checking it (it must be legal)."""
+        placement = self.state.push(action)
+        self.placements.append(placement)
+        snapshots = self._snapshots
+        if snapshots is not None:
+            state = self.state
+            snapshots.append(
+                (
+                    tuple(str(s) for s in state.table),
+                    tuple(tuple(str(s) for s in pit) for pit in state.pits),
+                )
+            )
+        return placement
+
+    def undo(self) -> None:
+        """Take back the last draw or placement. Raises ``IndexError`` when there is none."""
+        state = self.state
+        if not self._cards:
+            raise IndexError("nothing to undo: no card has been drawn")
+        # Without a card waiting to be placed, the last step was a placement, unless only the
+        # starter lies on the table.
+        placement = state.drawn is None and state.turns > 0
+        state.undo()
+        if placement:
+            self.placements.pop()
+            if self._snapshots is not None:
+                self._snapshots.pop()
+        else:
+            self._cards.pop()
+
+    def set_seat(self, seat: int, new: Seat) -> None:
+        """Put ``new`` in seat ``seat`` (from 0): a bot takes over, or a person comes back."""
+        if not 0 <= seat < len(self.seats):
+            raise ConfigError(f"there is no seat {seat + 1} (the game has {len(self.seats)})")
+        self.seats = (*self.seats[:seat], new, *self.seats[seat + 1 :])
+
+    # ------------------------------------------------------------------ record
+
+    def record(self) -> GameRecord:
+        """The game so far as a record: with the result once it is over."""
+        state = self.state
+        snapshots = self._snapshots
+        if snapshots is None:
+            turns = tuple(Turn(p.seat, p.card, p.action) for p in self.placements)
+        else:
+            turns = tuple(
+                Turn(p.seat, p.card, p.action, table, pits)
+                for p, (table, pits) in zip(self.placements, snapshots, strict=True)
+            )
+        return GameRecord(
+            state.rules,
+            state.deck,
+            tuple(seat.name for seat in self.seats),
+            tuple(self._cards),
+            turns,
+            self.seed,
+            result_to_dict(state.result()) if state.is_terminal() else None,
+        )
+
+
+__all__ = ["Game", "Phase"]
