@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from hisss.cli import app
 from hisss.record import GameRecord, replay
-from hisss.server import ERROR_CODES, Settings, create_app
+from hisss.server import ErrorCode, Settings, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "classic-2p-rainbow.json"
@@ -389,8 +389,8 @@ def test_pages_are_served_from_the_package_with_a_strict_policy(client: TestClie
 
 
 def test_every_error_code_has_a_status() -> None:
-    for code, (status, meaning) in ERROR_CODES.items():
-        assert 400 <= status < 600 and meaning, code
+    for code in ErrorCode:
+        assert 400 <= code.status < 600 and code.meaning, code
 
 
 @pytest.mark.parametrize(

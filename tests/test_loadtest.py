@@ -10,8 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hisss.cli import app
+from hisss.record import Seat
 from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, _Table, run_loadtest
-from hisss.storage import GameStatus, NewAction, NewGame, NewSeat, Store
+from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 from server_process import ServerProcess
 
 
@@ -52,12 +53,12 @@ async def test_the_database_check_counts_acknowledged_steps_that_are_not_stored(
                 rules={},
                 deck={},
                 seed=1,
-                seats=(NewSeat("person", "A"), NewSeat("person", "B")),
+                seats=(Seat.person("A"), Seat.person("B")),
                 status=GameStatus.RUNNING,
             )
         )
-        await store.append(game.id, NewAction(1, "starter", card="H:red"))
-        await store.append(game.id, NewAction(2, "draw", seat=0, card="T:red"))
+        await store.append(game.id, LogEntry(1, EntryKind.STARTER, card="H:red"))
+        await store.append(game.id, LogEntry(2, EntryKind.DRAW, seat=0, card="T:red"))
     finally:
         await store.close()
     test = LoadTest("http://127.0.0.1:1")

@@ -15,8 +15,9 @@ from typer.testing import CliRunner
 
 import pg
 from hisss.cli import app
+from hisss.record import Seat
 from hisss.server import Settings
-from hisss.storage import GameStatus, NewAction, NewGame, NewSeat, Store
+from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
@@ -88,13 +89,13 @@ async def _fill(url: str) -> tuple[Store, str]:
             rules={"preset": "classic"},
             deck={"name": "rainbow"},
             seed=7,
-            seats=(NewSeat("person", "Ala"), NewSeat("bot", "Bot", "easy")),
+            seats=(Seat.person("Ala"), Seat.bot("Bot", "easy")),
             status=GameStatus.RUNNING,
         )
     )
-    await store.append(game.id, NewAction(1, "starter", card="H:red"))
-    await store.append(game.id, NewAction(2, "bot", seat=1, action="hard"))
-    await store.append(game.id, NewAction(3, "person", seat=1))
+    await store.append(game.id, LogEntry(1, EntryKind.STARTER, card="H:red"))
+    await store.append(game.id, LogEntry(2, EntryKind.BOT, seat=1, action="hard"))
+    await store.append(game.id, LogEntry(3, EntryKind.PERSON, seat=1))
     return store, game.id
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from hisss.server import ERROR_CODES, Settings, create_app
+from hisss.server import ErrorCode, Settings, create_app
 from hisss.server.session import CLIENT_TYPES, CLOSE_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +32,7 @@ def _rows(section: str) -> list[list[str]]:
 def test_the_error_code_table_is_the_servers() -> None:
     rows = _rows(_section("## Error codes"))
     documented = {row[0].strip("`"): int(row[1]) for row in rows}
-    assert documented == {code: status for code, (status, _) in ERROR_CODES.items()}
+    assert documented == {code.value: code.status for code in ErrorCode}
 
 
 def test_the_close_code_table_is_the_servers() -> None:
@@ -114,11 +114,13 @@ def test_the_json_examples_have_the_fields_the_server_sends(tmp_path: Path) -> N
         assert set(lobby_entry["seats"][0]) == set(summary["seats"][0])
         game = client.get(f"/api/games/{created['code']}").json()
         missing, added = sorted(set(summary) - set(game)), sorted(set(game) - set(summary))
-        seat_added = sorted(set(game["seats"][0]) - set(summary["seats"][0]))
+        # One view of a seat everywhere: the answer to a new game, the lobby, a summary, a state.
+        seat_fields = set(state["seats"][0])
+        assert all(set(seat) == seat_fields for seat in (*summary["seats"], *game["seats"]))
+        assert all(set(seat) - {"token", "link"} == seat_fields for seat in created["seats"])
         sentence = (
             f"`GET /api/games/{{key}}` has the fields of a lobby entry except {_names(missing)}, "
-            f"and adds {', '.join(f'`{name}`' for name in added)} and each seat's "
-            f"{_names(seat_added)}"
+            f"and adds {_names(added)};"
         )
         assert sentence in " ".join(DOC.split())
         record = (ROOT / "tests" / "golden" / "classic-2p-rainbow.json").read_bytes()

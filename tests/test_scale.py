@@ -23,10 +23,10 @@ from websockets.sync.client import connect
 import pg
 import redis_server
 from hisss.cli import app
-from hisss.record import GameRecord, replay
+from hisss.record import GameRecord, Seat, SeatKind, replay
 from hisss.server import GameService, LocalHub, ProtocolError, Settings, create_app
 from hisss.server.redis_hub import RedisHub
-from hisss.server.service import SeatSpec, build_spec
+from hisss.server.setup import build_spec
 from hisss.storage import GameStatus, Store
 from server_process import ServerProcess
 
@@ -268,7 +268,7 @@ def _open_game(seats: int) -> Any:
         "classic",
         {},
         "rainbow",
-        [SeatSpec("person", "Ala"), *[SeatSpec("person", open=True) for _ in range(seats)]],
+        [Seat.person("Ala"), *[Seat.person("", open=True) for _ in range(seats)]],
     )
 
 
@@ -313,7 +313,7 @@ async def test_a_stale_copy_cannot_hand_a_just_taken_seat_to_a_bot(database: str
 
 async def test_steps_on_two_processes_never_fork_a_game(database: str) -> None:
     async with two_services(database) as (one, two):
-        spec = build_spec("classic", {}, "rainbow", [SeatSpec("person"), SeatSpec("bot")])
+        spec = build_spec("classic", {}, "rainbow", [Seat.person(""), Seat("", SeatKind.BOT)])
         game_id = (await one.create_game(spec)).game.id
         await asyncio.gather(one.idle(), two.idle())
         conflicts = 0
@@ -403,7 +403,7 @@ async def test_news_from_another_process_reaches_local_subscribers(
 ) -> None:
     database, redis_url = shared
     async with two_services(database, redis_url) as (one, two):
-        spec = build_spec("classic", {}, "rainbow", [SeatSpec("person"), SeatSpec("bot")])
+        spec = build_spec("classic", {}, "rainbow", [Seat.person(""), Seat("", SeatKind.BOT)])
         game_id = (await one.create_game(spec)).game.id
         inbox = Inbox()
         two.hub.subscribe(game_id, inbox)

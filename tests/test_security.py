@@ -37,8 +37,8 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from hisss.server.service import token_hash
 from hisss.server.session import CLOSE_FORBIDDEN_ORIGIN, CLOSE_RATE_LIMITED, CLOSE_TOO_LARGE
+from hisss.server.setup import token_hash
 from test_websocket import ALA, BOT, expect, hello, new_game, receive, state_where
 
 Client = Callable[..., TestClient]

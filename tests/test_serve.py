@@ -19,7 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from hisss.cli import app
 from hisss.record import GameRecord, replay
-from hisss.server.service import token_hash
+from hisss.server.setup import token_hash
 from server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent

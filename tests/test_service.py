@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from hisss.record import GameRecord, replay
+from hisss.record import GameRecord, Seat, SeatKind, replay
 from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Settings
 from hisss.server import service as service_module
-from hisss.server.service import GameSpec, SeatSpec, build_spec
-from hisss.storage import GameStatus, StorageError, Store
+from hisss.server.setup import GameSpec, build_spec
+from hisss.storage import EntryKind, GameStatus, StorageError, Store
 
 
 class Clock:
@@ -44,11 +44,11 @@ async def running(
         await store.close()
 
 
-def spec(*seats: SeatSpec, rules: str = "classic", deck: str = "rainbow") -> GameSpec:
+def spec(*seats: Seat, rules: str = "classic", deck: str = "rainbow") -> GameSpec:
     return build_spec(rules, {}, deck, seats)
 
 
-PERSON = SeatSpec("person", "Ala")
+PERSON = Seat.person("Ala")
 
 
 async def my_turn(service: GameService, game_id: str, seat: int) -> str:
@@ -80,7 +80,7 @@ async def test_a_game_against_bots_is_played_and_stored(database: str) -> None:
                 "classic",
                 {},
                 "rainbow",
-                [PERSON, SeatSpec("bot", level="hard"), SeatSpec("bot", level="easy")],
+                [PERSON, Seat.bot("", "hard"), Seat.bot("", "easy")],
             )
         )
         game_id = created.game.id
@@ -111,7 +111,7 @@ async def test_a_game_against_bots_is_played_and_stored(database: str) -> None:
 
 async def test_the_cache_can_be_dropped_at_any_moment(database: str) -> None:
     async with running(database) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("bot", level="medium")))
+        created = await service.create_game(spec(PERSON, Seat.bot("", "medium")))
         game_id = created.game.id
         rng = random.Random(5)
         for _ in range(12):
@@ -131,7 +131,7 @@ async def test_the_cache_can_be_dropped_at_any_moment(database: str) -> None:
 
 async def test_stale_repeated_and_refused_steps_change_nothing(database: str) -> None:
     async with running(database) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        created = await service.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         live = await service.find(game_id)
@@ -155,7 +155,7 @@ async def test_stale_repeated_and_refused_steps_change_nothing(database: str) ->
 
 async def test_concurrent_double_submission_stores_one_step(database: str) -> None:
     async with running(database) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        created = await service.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         version = (await service.find(game_id)).version
@@ -171,7 +171,7 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
     # A server whose bots are slow is stopped while a bot's turn is due ...
     async with running(database, bot_delay=60) as service:
         created = await service.create_game(
-            spec(PERSON, SeatSpec("bot", level="medium"), SeatSpec("bot", level="easy"))
+            spec(PERSON, Seat.bot("", "medium"), Seat.bot("", "easy"))
         )
         game_id = created.game.id
         live = await service.find(game_id)
@@ -198,7 +198,7 @@ async def my_turn_after_restart(service: GameService, game_id: str) -> LiveGame:
 
 async def test_two_servers_on_one_database_never_diverge(database: str) -> None:
     async with running(database) as one, running(database) as two:
-        created = await one.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        created = await one.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(one, game_id, 0)
         seen = (await two.find(game_id)).version  # the second server caches the game too
@@ -214,7 +214,7 @@ async def test_two_servers_on_one_database_never_diverge(database: str) -> None:
 async def test_an_away_seat_is_handed_to_a_bot_and_taken_back(database: str) -> None:
     clock = Clock()
     async with running(database, clock, away_seconds=60) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        created = await service.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         service.hub.connected(game_id, 0)
@@ -255,13 +255,13 @@ async def test_an_away_seat_is_handed_to_a_bot_and_taken_back(database: str) -> 
         assert info.value.code == "not_a_person"
         stored = await service.store.get_game(game_id)
         assert stored is not None and stored.seats[1].kind == "person"
-        assert [e.kind for e in await service.store.actions(game_id)].count("bot") == 1
+        assert [e.kind for e in await service.store.actions(game_id)].count(EntryKind.BOT) == 1
 
 
 async def test_joining_open_seats(database: str) -> None:
     async with running(database) as service:
         created = await service.create_game(
-            spec(PERSON, SeatSpec("person", open=True), SeatSpec("person", open=True))
+            spec(PERSON, Seat.person("", open=True), Seat.person("", open=True))
         )
         game_id = created.game.id
         assert created.game.status is GameStatus.OPEN
@@ -286,7 +286,7 @@ async def test_joining_open_seats(database: str) -> None:
 async def test_many_games_run_at_once(database: str) -> None:
     async with running(database) as service:
         games = [
-            (await service.create_game(spec(PERSON, SeatSpec("bot", level="medium")))).game.id
+            (await service.create_game(spec(PERSON, Seat.bot("", "medium")))).game.id
             for _ in range(6)
         ]
         started = time.perf_counter()
@@ -309,17 +309,17 @@ async def test_many_games_run_at_once(database: str) -> None:
         ("classic", {}, "tarot", [PERSON, PERSON], "bad_deck"),
         ("classic", {}, "rainbow", [PERSON], "bad_seats"),
         ("classic", {}, "rainbow", [PERSON] * 6, "bad_seats"),
-        ("classic", {}, "rainbow", [SeatSpec("bot"), SeatSpec("bot")], "bad_seats"),
-        ("classic", {}, "rainbow", [PERSON, SeatSpec("bot", level="god")], "bad_level"),
-        ("classic", {}, "rainbow", [PERSON, SeatSpec("dog")], "bad_seats"),
-        ("classic", {}, "rainbow", [PERSON, SeatSpec("person", "x" * 41)], "bad_seats"),
-        ("classic", {}, "rainbow", [PERSON, SeatSpec("person", "a\x00b")], "bad_seats"),
-        ("classic", {}, "rainbow", [PERSON, SeatSpec("bot", open=True)], "bad_seats"),
-        ("classic", {}, "rainbow", [PERSON, SeatSpec("person", level="easy")], "bad_seats"),
+        ("classic", {}, "rainbow", [Seat("", SeatKind.BOT), Seat("", SeatKind.BOT)], "bad_seats"),
+        ("classic", {}, "rainbow", [PERSON, Seat.bot("", "god")], "bad_level"),
+        ("classic", {}, "rainbow", [PERSON, Seat("", "dog")], "bad_seats"),  # type: ignore[arg-type]
+        ("classic", {}, "rainbow", [PERSON, Seat.person("x" * 41)], "bad_seats"),
+        ("classic", {}, "rainbow", [PERSON, Seat.person("a\x00b")], "bad_seats"),
+        ("classic", {}, "rainbow", [PERSON, Seat("", SeatKind.BOT, None, True)], "bad_seats"),
+        ("classic", {}, "rainbow", [PERSON, Seat("", SeatKind.PERSON, "easy")], "bad_seats"),
     ],
 )
 def test_bad_game_setups_are_refused(
-    preset: str, options: dict[str, object], deck: str, seats: list[SeatSpec], code: str
+    preset: str, options: dict[str, object], deck: str, seats: list[Seat], code: str
 ) -> None:
     with pytest.raises(ProtocolError) as info:
         build_spec(preset, options, deck, seats)
@@ -330,7 +330,7 @@ def test_six_players_with_the_option() -> None:
     built = build_spec("pl", {"six_players": True}, "double", [PERSON] * 6, "  Big   game ")
     assert len(built.seats) == 6 and built.title == "Big game"
     assert [
-        s.name for s in build_spec("classic", {}, "rainbow", [PERSON, SeatSpec("bot")]).seats
+        s.name for s in build_spec("classic", {}, "rainbow", [PERSON, Seat("", SeatKind.BOT)]).seats
     ] == [
         "Ala",
         "Bot 2 (medium)",
@@ -341,7 +341,7 @@ async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
     clock = Clock()
     async with running(database, clock, away_seconds=30) as service:
         created = await service.create_game(
-            spec(PERSON, SeatSpec("person", "Olek"), SeatSpec("person", open=True))
+            spec(PERSON, Seat.person("Olek"), Seat.person("", open=True))
         )
         game_id = created.game.id
         service.hub.connected(game_id, 0)  # the time away counts from the first arrival
@@ -377,7 +377,7 @@ async def test_nothing_is_announced_that_was_not_stored(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with running(database) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        created = await service.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         recorder = Recorder()
@@ -417,7 +417,7 @@ async def test_bots_try_again_after_a_database_failure(
             return await real_append(*args, **kwargs)
 
         monkeypatch.setattr(service.store, "append", flaky)
-        created = await service.create_game(spec(PERSON, SeatSpec("bot", level="easy")))
+        created = await service.create_game(spec(PERSON, Seat.bot("", "easy")))
         await asyncio.sleep(0.3)
         await service.idle()
         live = await service.find(created.game.id)
@@ -430,7 +430,7 @@ async def test_a_step_is_seen_by_nobody_while_it_is_being_stored(
     """Views read while the database commits show the last stored version, never the step on
     its way (which may still fail)."""
     async with running(database) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        created = await service.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         real_append = service.store.append
@@ -471,7 +471,7 @@ async def test_bots_move_on_after_a_step_whose_answer_was_lost(
     commit): the player gets an error, yet the game goes on with the stored step, and the bot
     whose turn it now is moves without anyone else acting."""
     async with running(database) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("bot", level="easy")))
+        created = await service.create_game(spec(PERSON, Seat.bot("", "easy")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         await service.draw(game_id, 0, 1)
@@ -506,7 +506,7 @@ async def test_a_stored_step_whose_answer_was_lost_is_announced(
     """As above between two people: the other player hears of the stored step without anyone
     acting, so no client waits on an old state."""
     async with running(database) as service:
-        created = await service.create_game(spec(PERSON, SeatSpec("person", "Olek")))
+        created = await service.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         await service.draw(game_id, 0, 1)

@@ -13,13 +13,15 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 import pg
+from hisss.record import Seat, SeatKind
 from hisss.storage import (
     SCHEMA_VERSION,
     DatabaseUrlError,
+    EntryKind,
     GameStatus,
-    NewAction,
+    LogEntry,
     NewGame,
-    NewSeat,
+    SeatChange,
     SeatTakenError,
     SequenceConflictError,
     StorageError,
@@ -28,7 +30,6 @@ from hisss.storage import (
     default_database_url,
 )
 from hisss.storage.models import MetaRow
-from hisss.storage.repository import SeatChange
 
 
 def _new_game(status: GameStatus = GameStatus.RUNNING) -> NewGame:
@@ -37,12 +38,13 @@ def _new_game(status: GameStatus = GameStatus.RUNNING) -> NewGame:
         deck={"name": "rainbow", "cards": {"H:red": 1}},
         seed=2**62 + 5,
         seats=(
-            NewSeat("person", "Ala", token_hash="a" * 64),
-            NewSeat("bot", "Bot", level="hard"),
-            NewSeat("person", "Player 3", open=status is GameStatus.OPEN),
+            Seat.person("Ala"),
+            Seat.bot("Bot", "hard"),
+            Seat.person("Player 3", open=status is GameStatus.OPEN),
         ),
         status=status,
         title="Sunday",
+        token_hashes={0: "a" * 64},
     )
 
 
@@ -57,7 +59,7 @@ async def test_games_are_stored_with_their_seats(database: str) -> None:
         assert by_code is not None and by_code.id == game.id
         assert again.seed == 2**62 + 5
         assert [s.kind for s in again.seats] == ["person", "bot", "person"]
-        assert again.seats[0].token_hash == "a" * 64
+        assert again.token_hashes == {0: "a" * 64}
         assert "a" * 64 not in repr(again), "token hashes stay out of reprs"
         assert await store.get_game("nope") is None
         assert await store.get_game("x" * 500) is None
@@ -83,12 +85,12 @@ async def test_the_log_is_append_only_and_numbered(database: str) -> None:
     store = await Store.open(database)
     try:
         game = await store.create_game(_new_game())
-        await store.append(game.id, NewAction(1, "starter", card="H:red"))
-        await store.append(game.id, NewAction(2, "draw", seat=0, card="T:red"))
+        await store.append(game.id, LogEntry(1, EntryKind.STARTER, card="H:red"))
+        await store.append(game.id, LogEntry(2, EntryKind.DRAW, seat=0, card="T:red"))
         # The same step twice, a gap, and a step of the past are all refused.
         for seq in (2, 4, 1):
             with pytest.raises(SequenceConflictError):
-                await store.append(game.id, NewAction(seq, "draw", seat=0, card="T:red"))
+                await store.append(game.id, LogEntry(seq, EntryKind.DRAW, seat=0, card="T:red"))
         entries = await store.actions(game.id)
         assert [(e.seq, e.kind, e.card) for e in entries] == [
             (1, "starter", "H:red"),
@@ -106,7 +108,7 @@ async def test_racing_writers_store_a_step_once(database: str) -> None:
         game = await store.create_game(_new_game())
         outcomes = await asyncio.gather(
             *(
-                store.append(game.id, NewAction(1, "starter", card=f"H:{c}"))
+                store.append(game.id, LogEntry(1, EntryKind.STARTER, card=f"H:{c}"))
                 for c in ("red", "blue", "green", "yellow")
             ),
             return_exceptions=True,
@@ -126,12 +128,12 @@ async def test_finishing_and_seat_changes_go_with_the_step(database: str) -> Non
         game = await store.create_game(_new_game())
         await store.append(
             game.id,
-            NewAction(1, "bot", seat=2, action="easy", by_seat=0),
-            seat_change=SeatChange(2, "bot", "easy"),
+            LogEntry(1, EntryKind.BOT, seat=2, action="easy", by_seat=0),
+            seat_change=SeatChange(2, SeatKind.BOT, "easy"),
         )
         await store.append(
             game.id,
-            NewAction(2, "starter", card="H:red"),
+            LogEntry(2, EntryKind.STARTER, card="H:red"),
             status=GameStatus.FINISHED,
             result={"winners": [1]},
         )
@@ -161,7 +163,7 @@ async def test_open_seats_are_claimed_once_and_start_the_game(database: str) -> 
         with pytest.raises(SeatTakenError):
             await store.claim_seat(game.id, 2, "Late", "d" * 64)
         unchanged = await store.get_game(game.id)
-        assert unchanged is not None and unchanged.seats[2].token_hash == "c" * 64
+        assert unchanged is not None and unchanged.token_hashes == {0: "a" * 64, 2: "c" * 64}
     finally:
         await store.close()
 
@@ -180,7 +182,7 @@ async def test_replays_are_stored(database: str) -> None:
 async def test_reopening_keeps_everything_and_checks_the_schema(database: str) -> None:
     store = await Store.open(database)
     game = await store.create_game(_new_game())
-    await store.append(game.id, NewAction(1, "starter", card="H:red"))
+    await store.append(game.id, LogEntry(1, EntryKind.STARTER, card="H:red"))
     assert await store.schema_version() == SCHEMA_VERSION
     await store.close()
     store = await Store.open(database)
@@ -285,7 +287,7 @@ async def test_a_closed_store_refuses_every_call_and_closes_twice_quietly(databa
     with pytest.raises(StorageError, match="the database is closed"):
         await store.get_game(game.id)
     with pytest.raises(StorageError, match="the database is closed"):
-        await store.append(game.id, NewAction(1, "starter", card="H:red"))
+        await store.append(game.id, LogEntry(1, EntryKind.STARTER, card="H:red"))
     store = await Store.open(database)
     try:
         stored = await store.get_game(game.id)
@@ -306,7 +308,7 @@ async def test_a_failing_database_call_is_a_storage_error(tmp_path: Path) -> Non
 
         await store._runner.run(drop)
         with pytest.raises(StorageError, match="the database failed: no such table: actions"):
-            await store.append(game.id, NewAction(1, "starter", card="H:red"))
+            await store.append(game.id, LogEntry(1, EntryKind.STARTER, card="H:red"))
         with pytest.raises(StorageError, match="the database failed"):
             await store.actions(game.id)
         stored = await store.get_game(game.id)

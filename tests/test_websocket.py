@@ -16,7 +16,6 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hisss.server import GameService, Settings
-from hisss.server.service import token_hash
 from hisss.server.session import (
     CLIENT_TYPES,
     CLOSE_AUTH_FAILED,
@@ -26,6 +25,7 @@ from hisss.server.session import (
     Phase,
     Session,
 )
+from hisss.server.setup import token_hash
 
 Client = Callable[..., TestClient]
 

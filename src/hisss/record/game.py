@@ -9,8 +9,8 @@ The cards come one of two ways:
 
 * *dealt*: from a seed (``random.Random(seed)`` shuffles the deck with :func:`hisss.core.deal`)
   or as a given order (``cards``). :meth:`Game.draw` then takes the next card of the order;
-* *as they come*: with neither, each :meth:`Game.draw` names its card (a client that learns the
-  cards from a server, say).
+* *as they come*: with neither, or past the end of a given order (a replayed record that goes
+  on), each :meth:`Game.draw` names its card (a client that learns the cards from a server, say).
 
 Each :meth:`Game.place` returns the core's :class:`~hisss.core.Placement`: who placed which card
 where, and the snake it claimed. :meth:`Game.record` is the game so far as a
@@ -179,28 +179,26 @@ class Game:
     def draw(self, card: Card | None = None) -> Card:
         """Draw the next card (the starter first) and return it.
 
-        With a known order the card is the order's next one (``card``, if given, must be it);
-        cards that come as they come must be named. Raises
-        :class:`~hisss.core.IllegalDrawError`, changing nothing, when no draw is due or the card
-        is not the one that comes.
+        While the order is known the card is the order's next one (``card``, if given, must be
+        it); past the known order (or with none), cards come as they come and must be named.
+        Raises :class:`~hisss.core.IllegalDrawError`, changing nothing, when no draw is due or
+        the card is not the one that comes.
         """
-        order = self.order
-        if order is not None:
-            expected = self.next_card()
-            if expected is None:
-                reason = (
-                    f"the card order ends after {len(order)} cards"
-                    if len(self._cards) >= len(order) and self.state.is_chance_node()
-                    else "no draw is due"
-                )
-                raise IllegalDrawError(card or "a card", self.state.describe(), reason)
+        order, drawn = self.order, len(self._cards)
+        if order is not None and drawn < len(order):
+            expected = order[drawn]
             if card is not None and card != expected:
                 raise IllegalDrawError(
                     card, self.state.describe(), f"the next card of the order is {expected}"
                 )
             card = expected
         elif card is None:
-            raise ConfigError("this game's cards come as they come: say which card is drawn")
+            reason = (
+                "the cards come as they come: say which card is drawn"
+                if order is None
+                else f"the card order ends after {len(order)} cards: say which card is drawn"
+            )
+            raise IllegalDrawError("a card", self.state.describe(), reason)
         self.state.draw(card)
         self._cards.append(card)
         return card
@@ -250,8 +248,9 @@ class Game:
 
     # ------------------------------------------------------------------ record
 
-    def record(self) -> GameRecord:
-        """The game so far as a record: with the result once it is over."""
+    def record(self, *, with_seed: bool = True) -> GameRecord:
+        """The game so far as a record: with the result once it is over. Without ``with_seed``
+        the record leaves the seed out (it would tell every card still to come)."""
         state = self.state
         snapshots = self._snapshots
         if snapshots is None:
@@ -267,7 +266,7 @@ class Game:
             tuple(seat.name for seat in self.seats),
             tuple(self._cards),
             turns,
-            self.seed,
+            self.seed if with_seed else None,
             result_to_dict(state.result()) if state.is_terminal() else None,
         )
 

@@ -8,7 +8,7 @@ step in the append-only log of :mod:`hisss.storage` before acknowledging it, num
 """
 
 from hisss.server.app import create_app
-from hisss.server.errors import ERROR_CODES, ProtocolError
+from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.run import ServeError, serve
@@ -16,8 +16,8 @@ from hisss.server.service import GameService
 from hisss.server.settings import Settings
 
 __all__ = [
-    "ERROR_CODES",
     "PROTOCOL_VERSION",
+    "ErrorCode",
     "GameService",
     "Hub",
     "LiveGame",

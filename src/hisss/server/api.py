@@ -1,7 +1,7 @@
 """The HTTP API: the lobby (create, join, list games), game summaries, records and replays.
 
 Every answer is JSON; a refusal is ``{"error": {"code": ..., "message": ...}}`` with the HTTP
-status of its code (:data:`hisss.server.errors.ERROR_CODES`). The schema is served at
+status of its code (:class:`hisss.server.errors.ErrorCode`). The schema is served at
 ``/openapi.json``; ``docs/protocol.md`` describes each endpoint with examples.
 """
 
@@ -17,12 +17,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from hisss.bots import LEVEL_NAMES
 from hisss.bots.levels import LEVEL_HELP
 from hisss.core import BUILTIN_DECKS, PRESETS, Rules
-from hisss.record import GameRecord
+from hisss.record import GameRecord, Seat, SeatKind
 from hisss.server import replays
-from hisss.server.errors import ERROR_CODES, ProtocolError
-from hisss.server.game import PROTOCOL_VERSION
-from hisss.server.service import GameService, SeatSpec, build_spec
+from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.game import PROTOCOL_VERSION, seat_view
+from hisss.server.service import GameService
 from hisss.server.settings import Settings
+from hisss.server.setup import build_spec
 from hisss.storage import GameStatus
 
 
@@ -44,7 +45,7 @@ class ErrorAnswer(BaseModel):
 #: Every status a refusal can have, documented in the schema with the error body.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorAnswer, "description": "refused: see the error code"}
-    for status in sorted({status for status, _ in ERROR_CODES.values()} | {405})
+    for status in sorted({code.status for code in ErrorCode} | {405})
 }
 
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
@@ -143,26 +144,20 @@ async def create_game(body: CreateGameRequest, request: Request) -> dict[str, An
         body.rules,
         dict(body.set),
         body.deck,
-        [SeatSpec(s.kind, s.name, s.level, s.open) for s in body.seats],
+        [Seat(s.name or "", SeatKind(s.kind), s.level, s.open) for s in body.seats],
         body.title,
     )
     created = await _service(request).create_game(spec)
     game = created.game
     seats = []
-    for seat in game.seats:
-        entry: dict[str, Any] = {
-            "seat": seat.seat + 1,
-            "kind": seat.kind,
-            "name": seat.name,
-            "level": seat.level,
-            "open": seat.open,
-        }
-        token = created.tokens.get(seat.seat)
+    for number, seat in enumerate(game.seats):
+        entry = seat_view(number, seat)
+        token = created.tokens.get(number)
         if token is not None:
             entry["token"] = token
-            entry["link"] = play_link(game.code, seat.seat + 1, token)
+            entry["link"] = play_link(game.code, number + 1, token)
         elif seat.open:
-            entry["link"] = f"/g/{game.code}#join={seat.seat + 1}"
+            entry["link"] = f"/g/{game.code}#join={number + 1}"
         seats.append(entry)
     return {
         "id": game.id,
@@ -270,7 +265,7 @@ async def upload_replay(request: Request) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProtocolError("bad_record", "the record is not UTF-8 text") from None
+        raise ProtocolError(ErrorCode.BAD_RECORD, "the record is not UTF-8 text") from None
     record = replays.check_record(text)
     stored = await _service(request).store.add_replay(
         record.to_json(), record.players, len(record.turns)
@@ -281,7 +276,7 @@ async def upload_replay(request: Request) -> dict[str, Any]:
 async def _replay(request: Request, key: str) -> GameRecord:
     stored = await _service(request).store.get_replay(key)
     if stored is None:
-        raise ProtocolError("unknown_replay", f"there is no replay {key!r}")
+        raise ProtocolError(ErrorCode.UNKNOWN_REPLAY, f"there is no replay {key!r}")
     return GameRecord.from_json(stored.record)
 
 

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from hisss import __version__
 from hisss.server.api import error_response, router
-from hisss.server.errors import ProtocolError
+from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.limits import ClientBuckets
 from hisss.server.redis_hub import RedisHub
@@ -81,7 +81,8 @@ class Guard:
             headers.get("origin"), headers.get("host")
         ):
             await _refuse(
-                send, ProtocolError("forbidden_origin", "requests from other sites are refused")
+                send,
+                ProtocolError(ErrorCode.FORBIDDEN_ORIGIN, "requests from other sites are refused"),
             )
             return
         if method == "POST" and self.settings.http_rate_per_second > 0:
@@ -92,7 +93,7 @@ class Guard:
                 await _refuse(
                     send,
                     ProtocolError(
-                        "rate_limited", "too many requests from your address: wait a little"
+                        ErrorCode.RATE_LIMITED, "too many requests from your address: wait a little"
                     ),
                     [(b"retry-after", str(wait).encode())],
                 )
@@ -103,7 +104,9 @@ class Guard:
             else self.settings.max_body_bytes
         )
         declared = headers.get("content-length")
-        too_large = ProtocolError("too_large", f"the request body is larger than {limit} bytes")
+        too_large = ProtocolError(
+            ErrorCode.TOO_LARGE, f"the request body is larger than {limit} bytes"
+        )
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await _refuse(send, too_large)
             return
@@ -212,7 +215,7 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
                 reason = str((error.get("ctx") or {}).get("error", "")).strip()
                 return error_response(
                     ProtocolError(
-                        "bad_json",
+                        ErrorCode.BAD_JSON,
                         "the request body is not valid JSON"
                         + (f": {reason}" if reason else "")
                         + (f" (at character {loc[1]})" if len(loc) > 1 else ""),
@@ -221,33 +224,38 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             if loc == ("body",):
                 return error_response(
                     ProtocolError(
-                        "bad_message",
+                        ErrorCode.BAD_MESSAGE,
                         "the request body must be a JSON object (Content-Type: application/json)",
                     )
                 )
             where = ".".join(str(p) for p in loc if p != "body")
             problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
-        return error_response(ProtocolError("bad_message", "; ".join(problems)))
+        return error_response(ProtocolError(ErrorCode.BAD_MESSAGE, "; ".join(problems)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
-            return error_response(ProtocolError("not_found", "there is no such page"))
+            return error_response(ProtocolError(ErrorCode.NOT_FOUND, "there is no such page"))
         if exc.status_code == 405:
             return error_response(
-                ProtocolError("bad_message", "this path does not take that method"), status=405
+                ProtocolError(ErrorCode.BAD_MESSAGE, "this path does not take that method"),
+                status=405,
             )
-        return error_response(ProtocolError("bad_message", str(exc.detail)), status=exc.status_code)
+        return error_response(
+            ProtocolError(ErrorCode.BAD_MESSAGE, str(exc.detail)), status=exc.status_code
+        )
 
     @app.exception_handler(StorageError)
     async def storage_error(_request: Request, exc: StorageError) -> JSONResponse:
         log.error("storage failed: %s", exc)
-        return error_response(ProtocolError("server_error", "the database failed"))
+        return error_response(ProtocolError(ErrorCode.SERVER_ERROR, "the database failed"))
 
     @app.exception_handler(Exception)
     async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
         # Starlette logs the exception with its traceback after this answer has gone out.
-        return error_response(ProtocolError("server_error", "the server failed on this request"))
+        return error_response(
+            ProtocolError(ErrorCode.SERVER_ERROR, "the server failed on this request")
+        )
 
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:

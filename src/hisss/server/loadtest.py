@@ -40,8 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from hisss.bots import make_bot
-from hisss.core import HisssError, State, new_game, parse_action, parse_card
-from hisss.record import GameRecord, replay
+from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
+from hisss.record import Game, GameRecord, Seat, replay_game
+from hisss.storage import EntryKind
 
 READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:\d+/)")
 
@@ -223,7 +224,7 @@ class LoadTest:
         from websockets.exceptions import WebSocketException  # noqa: PLC0415
 
         bot = make_bot(self.level)
-        mirror: State | None = None
+        mirror: Game | None = None
         seen = 0
         try:
             async with connect(self.ws_base + table.websocket, open_timeout=30, proxy=None) as ws:
@@ -265,7 +266,7 @@ class LoadTest:
                     if message["phase"] == "draw":
                         step: dict[str, Any] = {"type": "draw", "version": seen}
                     elif message["phase"] == "place":
-                        action = bot.choose(mirror, rng)
+                        action = bot.choose(mirror.state, rng)
                         step = {"type": "play", "version": seen, "action": str(action)}
                     else:
                         continue
@@ -275,28 +276,30 @@ class LoadTest:
             self.figures.error(f"connection: {type(exc).__name__}")
 
     async def _follow(
-        self, table: _Table, mirror: State | None, seen: int, message: dict[str, Any]
-    ) -> State:
-        """The position after ``message``: the mirror moved on by one step, or rebuilt."""
+        self, table: _Table, mirror: Game | None, seen: int, message: dict[str, Any]
+    ) -> Game:
+        """The game after ``message``: the mirror moved on by one step, or rebuilt. The mirror
+        takes the cards as they come, from the events."""
         event = message["last_event"]
         version = message["version"]
         if mirror is not None and version == seen:
             return mirror
         if mirror is not None and version == seen + 1 and event is not None:
-            if event["kind"] == "draw":
+            if event["kind"] == EntryKind.DRAW:
                 mirror.draw(parse_card(event["card"]))
                 return mirror
-            if event["kind"] == "play":
-                mirror.apply(parse_action(event["action"]))
+            if event["kind"] == EntryKind.PLAY:
+                mirror.place(parse_action(event["action"]))
                 return mirror
-        if version == 1 and event is not None and event["kind"] == "starter":
-            state = new_game(len(message["seats"]))
-            state.draw(parse_card(event["card"]))
-            return state
+        if version == 1 and event is not None and event["kind"] == EntryKind.STARTER:
+            seats = [Seat.person(seat["name"]) for seat in message["seats"]]
+            game = Game(Rules(), RAINBOW, seats)
+            game.draw(parse_card(event["card"]))
+            return game
         text = await asyncio.to_thread(
             _raw, f"{self.base}/api/games/{table.id}/record?partial=true"
         )
-        return replay(GameRecord.from_json(text))
+        return replay_game(GameRecord.from_json(text))
 
     def count_lost(self, stored: dict[str, int]) -> None:
         """Count the acknowledged steps past each game's stored version (``stored`` maps game

@@ -26,160 +26,55 @@ News from another process triggers the same catching up.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
-from hisss.core import BUILTIN_DECKS, ConfigError, Deck, HisssError, Rules, get_deck
-from hisss.record import GameRecord
-from hisss.server.errors import ProtocolError
-from hisss.server.game import LiveGame, LogError, as_new
+from hisss.core import HisssError, Rules
+from hisss.record import GameRecord, SeatKind
+from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.game import LiveGame, LogError, seat_view
 from hisss.server.hub import Hub
 from hisss.server.settings import Settings
+from hisss.server.setup import GameSpec, clean_name, new_token, token_hash
 from hisss.storage import (
+    EntryKind,
     GameStatus,
-    NewAction,
+    LogEntry,
     NewGame,
-    NewSeat,
+    SeatChange,
     SeatTakenError,
     SequenceConflictError,
     StorageError,
     Store,
     StoredGame,
 )
-from hisss.storage.repository import SeatChange
 
 log = logging.getLogger("hisss.server")
 
 #: Seconds before a bot driver stopped by a database failure tries again.
 RETRY = 5.0
-#: The longest name a seat may have.
-MAX_NAME = 40
-#: The longest game title.
-MAX_TITLE = 80
-
-
-def new_token() -> str:
-    """A new secret seat token."""
-    return secrets.token_urlsafe(24)
-
-
-def token_hash(token: str) -> str:
-    """What the database keeps of a token: its SHA-256, in hexadecimal. (A token is ASCII; text
-    that JSON can spell but UTF-8 cannot, a lone surrogate, still hashes, to match nothing.)"""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def clean_name(value: object, default: str, what: str = "name") -> str:
-    """A seat name or title: stripped, without control characters; ``default`` when empty."""
-    if value is None:
-        return default
-    limit = MAX_TITLE if what == "title" else MAX_NAME
-    if not isinstance(value, str):
-        raise ProtocolError("bad_seats", f"a {what} must be text")
-    text = " ".join(value.split())
-    if any(not ch.isprintable() for ch in text):
-        raise ProtocolError("bad_seats", f"a {what} may not hold control characters")
-    if len(text) > limit:
-        raise ProtocolError("bad_seats", f"a {what} has at most {limit} characters")
-    return text or default
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """A seat of a game to create: ``kind`` is ``person`` or ``bot``."""
-
-    kind: str
-    name: str | None = None
-    level: str | None = None
-    open: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class GameSpec:
-    """A checked game to create."""
-
-    rules: Rules
-    deck: Deck
-    seats: tuple[SeatSpec, ...]
-    title: str = ""
-
-
-def build_spec(
-    preset: str,
-    options: dict[str, Any],
-    deck: str,
-    seats: Sequence[SeatSpec],
-    title: str | None = None,
-) -> GameSpec:
-    """Check a game's set-up; raises :class:`ProtocolError` (``bad_rules``, ``bad_deck``,
-    ``bad_seats``, ``bad_level``) with the reason."""
-    if not isinstance(options, dict):
-        raise ProtocolError("bad_rules", "set must be an object of rule options")
-    if "preset" in options:
-        raise ProtocolError("bad_rules", "give the preset as rules, not inside set")
-    try:
-        rules = Rules.from_mapping({"preset": preset, **options})
-    except (ConfigError, TypeError, ValueError) as exc:
-        raise ProtocolError("bad_rules", str(exc)) from None
-    if not isinstance(deck, str) or deck.strip().lower() not in BUILTIN_DECKS:
-        raise ProtocolError(
-            "bad_deck", f"unknown deck {deck!r} (decks: {', '.join(BUILTIN_DECKS)})"
-        )
-    the_deck = get_deck(deck)
-    try:
-        rules.check_players(len(seats))
-    except ConfigError as exc:
-        raise ProtocolError("bad_seats", str(exc)) from None
-    checked = []
-    for number, seat in enumerate(seats, 1):
-        if seat.kind == "bot":
-            level = (seat.level or "medium").strip().lower()
-            if level not in LEVEL_NAMES:
-                raise ProtocolError(
-                    "bad_level",
-                    f"seat {number}: unknown level {seat.level!r} "
-                    f"(levels: {', '.join(LEVEL_NAMES)})",
-                )
-            if seat.open:
-                raise ProtocolError("bad_seats", f"seat {number}: a bot seat cannot be open")
-            name = clean_name(seat.name, f"Bot {number} ({level})")
-            checked.append(SeatSpec("bot", name, level, False))
-        elif seat.kind == "person":
-            if seat.level is not None:
-                raise ProtocolError("bad_seats", f"seat {number}: a person has no level")
-            name = clean_name(seat.name, f"Player {number}")
-            checked.append(SeatSpec("person", name, None, seat.open))
-        else:
-            raise ProtocolError(
-                "bad_seats", f"seat {number}: kind must be person or bot, not {seat.kind!r}"
-            )
-    if not any(s.kind == "person" for s in checked):
-        raise ProtocolError("bad_seats", "a game needs at least one person (bots play on alone)")
-    return GameSpec(rules, the_deck, tuple(checked), clean_name(title, "", "title"))
 
 
 def _same_seats(live: LiveGame, stored: StoredGame) -> bool:
     """Whether the cached game's status and seats are those stored."""
-    seats = [(s.kind, s.name, s.level, s.open) for s in live.seats]
     return (
         live.status is stored.status
-        and seats == [(s.kind, s.name, s.level, s.open) for s in stored.seats]
-        and live.token_hashes == {s.seat: s.token_hash for s in stored.seats if s.token_hash}
+        and live.seats == stored.seats
+        and live.token_hashes == stored.token_hashes
     )
 
 
 def _check_person(live: LiveGame, seat: int) -> None:
-    if live.seats[seat].kind != "person":
+    if live.seats[seat].kind is not SeatKind.PERSON:
         raise ProtocolError(
-            "seat_is_bot", "a bot plays your seat now: send take_seat to play it again"
+            ErrorCode.SEAT_IS_BOT, "a bot plays your seat now: send take_seat to play it again"
         )
 
 
@@ -242,7 +137,7 @@ class GameService:
             return live
         stored = await self.store.get_game(game_id)
         if stored is None:
-            raise ProtocolError("unknown_game", f"there is no game {game_id!r}")
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {game_id!r}")
         return await self._rebuild(stored)
 
     async def _rebuild(self, stored: StoredGame) -> LiveGame:
@@ -293,13 +188,13 @@ class GameService:
         stored = await self.store.get_game(live.id)
         if stored is None:
             self.evict(live.id)
-            raise ProtocolError("unknown_game", f"there is no game {live.id!r}")
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {live.id!r}")
         if stored.version > live.version:
             try:
                 for entry in await self.store.actions(live.id, after=live.version):
                     if entry.seq > stored.version:
                         break
-                    live.apply(as_new(entry))
+                    live.apply(entry)
                     self.hub.deliver(live.id, self.view(live))
             except (LogError, ProtocolError, HisssError):
                 self.evict(live.id)
@@ -318,13 +213,13 @@ class GameService:
     async def find(self, key: object) -> LiveGame:
         """The live game with id or code ``key``; raises ``unknown_game``."""
         if not isinstance(key, str) or not 0 < len(key) <= 64:
-            raise ProtocolError("unknown_game", "a game id or code is short text")
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, "a game id or code is short text")
         live = self._live.get(key)
         if live is not None:
             return live
         stored = await self.store.get_game(key)
         if stored is None:
-            raise ProtocolError("unknown_game", f"there is no game {key!r}")
+            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {key!r}")
         live = self._live.get(stored.id)  # ``key`` was the code of a cached game
         if live is not None:
             return live
@@ -357,18 +252,8 @@ class GameService:
                     "preset": Rules.from_mapping(game.rules).preset,
                     "deck": game.deck.get("name"),
                     "players": game.players,
-                    "seats": [
-                        {
-                            "seat": s.seat + 1,
-                            "kind": s.kind,
-                            "name": s.name,
-                            "level": s.level,
-                            "open": s.open,
-                            "connected": s.kind == "bot" or presence[s.seat].connected,
-                        }
-                        for s in game.seats
-                    ],
-                    "open_seats": [s.seat + 1 for s in game.seats if s.open],
+                    "seats": [seat_view(i, s, presence[i]) for i, s in enumerate(game.seats)],
+                    "open_seats": [i + 1 for i, s in enumerate(game.seats) if s.open],
                     "created_at": game.created_at.isoformat(),
                     "updated_at": game.updated_at.isoformat(),
                     "result": game.result,
@@ -384,23 +269,21 @@ class GameService:
 
     async def create_game(self, spec: GameSpec) -> CreatedGame:
         """Store a new game; every reserved person seat gets a token, returned once here."""
-        tokens: dict[int, str] = {}
-        seats = []
-        for i, seat in enumerate(spec.seats):
-            hashed = None
-            if seat.kind == "person" and not seat.open:
-                tokens[i] = new_token()
-                hashed = token_hash(tokens[i])
-            seats.append(NewSeat(seat.kind, seat.name or "", seat.level, seat.open, hashed))
+        tokens = {
+            i: new_token()
+            for i, seat in enumerate(spec.seats)
+            if seat.kind is SeatKind.PERSON and not seat.open
+        }
         any_open = any(s.open for s in spec.seats)
         stored = await self.store.create_game(
             NewGame(
                 rules=spec.rules.to_mapping(),
                 deck=spec.deck.to_mapping(),
                 seed=secrets.randbits(63),
-                seats=tuple(seats),
+                seats=spec.seats,
                 status=GameStatus.OPEN if any_open else GameStatus.RUNNING,
                 title=spec.title,
+                token_hashes={i: token_hash(token) for i, token in tokens.items()},
             )
         )
         log.info("game %s (%s) created with %d seats", stored.id, stored.code, stored.players)
@@ -419,13 +302,15 @@ class GameService:
         game_id = live.id
         async with self._lock(game_id):
             live = await self._load(game_id)
-            open_seats = [s.seat for s in live.seats if s.open]
+            open_seats = [i for i, s in enumerate(live.seats) if s.open]
             if seat is None:
                 if not open_seats:
-                    raise ProtocolError("no_open_seat", "every seat of this game is taken")
+                    raise ProtocolError(ErrorCode.NO_OPEN_SEAT, "every seat of this game is taken")
                 seat = open_seats[0]
             elif not 0 <= seat < live.players or seat not in open_seats:
-                raise ProtocolError("seat_taken", f"seat {seat + 1} is not open for joining")
+                raise ProtocolError(
+                    ErrorCode.SEAT_TAKEN, f"seat {seat + 1} is not open for joining"
+                )
             player = clean_name(name, f"Player {seat + 1}")
             token = new_token()
             try:
@@ -433,7 +318,7 @@ class GameService:
             except SeatTakenError:
                 self.evict(game_id)
                 raise ProtocolError(
-                    "seat_taken", f"seat {seat + 1} was just taken by someone else"
+                    ErrorCode.SEAT_TAKEN, f"seat {seat + 1} was just taken by someone else"
                 ) from None
             live = await self._rebuild(stored)
             log.info("game %s: seat %d joined", game_id, seat + 1)
@@ -445,19 +330,21 @@ class GameService:
     def authenticate(self, live: LiveGame, token: object) -> int:
         """The seat (from 0) whose token ``token`` is; raises ``bad_token``."""
         if not isinstance(token, str) or not 0 < len(token) <= 256:
-            raise ProtocolError("bad_token", "a seat token is text of up to 256 characters")
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "a seat token is text of up to 256 characters")
         hashed = token_hash(token)
         for seat, stored in live.token_hashes.items():
             if hmac.compare_digest(stored, hashed):
                 return seat
-        raise ProtocolError("bad_token", "this token is not the token of any seat of this game")
+        raise ProtocolError(
+            ErrorCode.BAD_TOKEN, "this token is not the token of any seat of this game"
+        )
 
     # ------------------------------------------------------------------ steps
 
     async def draw(self, game_id: str, seat: int, version: int) -> LiveGame:
         """The person of ``seat`` draws the next card."""
 
-        def plan(live: LiveGame) -> NewAction:
+        def plan(live: LiveGame) -> LogEntry:
             _check_person(live, seat)
             return live.plan_draw(seat)
 
@@ -466,7 +353,7 @@ class GameService:
     async def play(self, game_id: str, seat: int, version: int, action: object) -> LiveGame:
         """The person of ``seat`` places the drawn card as ``action`` (notation)."""
 
-        def plan(live: LiveGame) -> NewAction:
+        def plan(live: LiveGame) -> LogEntry:
             _check_person(live, seat)
             return live.plan_play(seat, action)
 
@@ -479,22 +366,22 @@ class GameService:
         ``version`` or ``None``: not checked)."""
         if not isinstance(level, str) or level.strip().lower() not in LEVEL_NAMES:
             raise ProtocolError(
-                "bad_level", f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})"
+                ErrorCode.BAD_LEVEL, f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})"
             )
         chosen = level.strip().lower()
 
-        def plan(live: LiveGame) -> NewAction:
+        def plan(live: LiveGame) -> LogEntry:
             if not 0 <= seat < live.players:
-                raise ProtocolError("bad_message", f"there is no seat {seat + 1}")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, f"there is no seat {seat + 1}")
             if seat == by:
-                raise ProtocolError("bad_message", "you cannot hand your own seat to a bot")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "you cannot hand your own seat to a bot")
             _check_person(live, by)
             entry = live.plan_hand_over(seat, chosen, by)
             here = self.hub.presence(live.id, live.players)[seat]
             limit = self.settings.away_seconds
             if here.connected or (here.away_seconds or 0.0) < limit:
                 raise ProtocolError(
-                    "seat_not_away",
+                    ErrorCode.SEAT_NOT_AWAY,
                     f"seat {seat + 1} can be handed to a bot after {limit:g} s away "
                     + ("(it is connected)" if here.connected else f"({here.away_seconds:g} s)"),
                 )
@@ -507,14 +394,14 @@ class GameService:
         return await self._step(game_id, None, lambda live: live.plan_take_back(seat))
 
     async def _step(
-        self, game_id: str, version: int | None, plan: Callable[[LiveGame], NewAction]
+        self, game_id: str, version: int | None, plan: Callable[[LiveGame], LogEntry]
     ) -> LiveGame:
         try:
             async with self._lock(game_id):
                 live = await self._load(game_id)
                 if version is not None and version >= 0 and version != live.version:
                     raise ProtocolError(
-                        "stale_version",
+                        ErrorCode.STALE_VERSION,
                         f"your action was based on version {version}, the game is at "
                         f"{live.version}: here is the fresh state",
                         resync=True,
@@ -530,7 +417,7 @@ class GameService:
         self.kick(game_id)
         return live
 
-    async def _commit(self, live: LiveGame, entry: NewAction) -> None:
+    async def _commit(self, live: LiveGame, entry: LogEntry) -> None:
         """Store ``entry``, then apply it to the live game and publish; see the module docstring.
 
         The live game changes only once the entry is committed: whoever looks at it meanwhile (a
@@ -539,10 +426,10 @@ class GameService:
         """
         status, result = live.outcome(entry)
         change = None
-        if entry.kind == "bot" and entry.seat is not None:
-            change = SeatChange(entry.seat, "bot", entry.action, live.seats[entry.seat].open)
-        elif entry.kind == "person" and entry.seat is not None:
-            change = SeatChange(entry.seat, "person", None)
+        if entry.kind is EntryKind.BOT and entry.seat is not None:
+            change = SeatChange(entry.seat, SeatKind.BOT, entry.action, live.seats[entry.seat].open)
+        elif entry.kind is EntryKind.PERSON and entry.seat is not None:
+            change = SeatChange(entry.seat, SeatKind.PERSON, None)
         try:
             await self.store.append(
                 live.id,
@@ -560,7 +447,9 @@ class GameService:
                 self.evict(live.id)
                 raise
             raise ProtocolError(
-                "conflict", "another action was stored first: here is the fresh state", resync=True
+                ErrorCode.CONFLICT,
+                "another action was stored first: here is the fresh state",
+                resync=True,
             ) from None
         except BaseException:
             self.evict(live.id)
@@ -602,15 +491,17 @@ class GameService:
                         if self._drivers.get(game_id) is me:
                             del self._drivers[game_id]
                         return
-                    if step[0] == "starter":
+                    if step[0] is EntryKind.STARTER:
                         try:
                             await self._commit(live, live.plan_starter())
                         except ProtocolError as exc:
-                            if exc.code != "conflict":  # another process stored it first
+                            if (
+                                exc.code is not ErrorCode.CONFLICT
+                            ):  # another process stored it first
                                 raise
                         continue
                     version = live.version
-                    thinking = live.state.copy() if step[0] == "play" else None
+                    thinking = live.state.copy() if step[0] is EntryKind.PLAY else None
                     seat = step[1]
                     assert seat is not None
                     level = live.seats[seat].level or "medium"
@@ -631,7 +522,7 @@ class GameService:
                     try:
                         await self._commit(live, entry)
                     except ProtocolError as exc:
-                        if exc.code != "conflict":
+                        if exc.code is not ErrorCode.CONFLICT:
                             raise
         except asyncio.CancelledError:
             raise
@@ -676,9 +567,9 @@ class GameService:
         ``partial``, which gives the record so far (without the seed)."""
         live = await self.find(key)
         if live.status is GameStatus.OPEN:
-            raise ProtocolError("not_started", "the game is waiting for players to join")
+            raise ProtocolError(ErrorCode.NOT_STARTED, "the game is waiting for players to join")
         if live.status is not GameStatus.FINISHED and not partial:
             raise ProtocolError(
-                "not_finished", "the game is not over: its record is available at the end"
+                ErrorCode.NOT_FINISHED, "the game is not over: its record is available at the end"
             )
         return live.record()

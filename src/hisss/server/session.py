@@ -26,7 +26,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hisss.bots import LEVEL_NAMES
-from hisss.server.errors import ProtocolError
+from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
 from hisss.server.limits import Bucket
 from hisss.server.service import GameService
@@ -156,7 +156,9 @@ class Session:
         ws = self.ws
         if not self.settings.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
             await ws.accept()
-            error = ProtocolError("forbidden_origin", "this server does not serve that web page")
+            error = ProtocolError(
+                ErrorCode.FORBIDDEN_ORIGIN, "this server does not serve that web page"
+            )
             await ws.send_text(json.dumps({"type": "error", **error.to_dict()}))
             await ws.close(CLOSE_FORBIDDEN_ORIGIN, "forbidden origin")
             return
@@ -172,7 +174,7 @@ class Session:
                 log.error("a connection to game %r: %s", key[:64], exc)
             else:
                 log.exception("a connection to game %r: the game cannot be loaded", key[:64])
-            failed = ProtocolError("server_error", "the server failed; try again later")
+            failed = ProtocolError(ErrorCode.SERVER_ERROR, "the server failed; try again later")
             await ws.send_text(json.dumps({"type": "error", **failed.to_dict()}))
             await ws.close(CLOSE_SERVER_ERROR, "server error")
             return
@@ -236,14 +238,16 @@ class Session:
         text = raw.get("text")
         if text is None:
             self._strike()
-            self.send_error(ProtocolError("bad_message", "send JSON in text frames, not binary"))
+            self.send_error(
+                ProtocolError(ErrorCode.BAD_MESSAGE, "send JSON in text frames, not binary")
+            )
             return
         size = len(text.encode("utf-8"))
         if size > self.settings.max_message_bytes:
             self._strike(CLOSE_TOO_LARGE, "too many oversized messages")
             self.send_error(
                 ProtocolError(
-                    "too_large",
+                    ErrorCode.TOO_LARGE,
                     f"the message has {size} bytes; the limit is {self.settings.max_message_bytes}",
                 )
             )
@@ -255,7 +259,7 @@ class Session:
                 self._last_rate_error = now
                 self.send_error(
                     ProtocolError(
-                        "rate_limited",
+                        ErrorCode.RATE_LIMITED,
                         f"more than {self.settings.rate_per_second:g} messages a second: "
                         "messages are dropped until you slow down",
                     )
@@ -264,19 +268,19 @@ class Session:
         try:
             message = json.loads(text, parse_constant=_not_json)
         except (ValueError, RecursionError):
-            self.send_error(ProtocolError("bad_json", "the message is not valid JSON"))
+            self.send_error(ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON"))
             return
         if not isinstance(message, dict):
-            self.send_error(ProtocolError("bad_message", "a message is a JSON object"))
+            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object"))
             return
         kind = message.get("type")
         if not isinstance(kind, str):
-            self.send_error(ProtocolError("bad_message", 'a message needs a "type" (text)'))
+            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, 'a message needs a "type" (text)'))
             return
         if kind not in CLIENT_TYPES:
             self.send_error(
                 ProtocolError(
-                    "unknown_type",
+                    ErrorCode.UNKNOWN_TYPE,
                     f"unknown message type {kind[:40]!r} (known: {', '.join(CLIENT_TYPES)})",
                 ),
                 request=kind[:40],
@@ -293,7 +297,7 @@ class Session:
             log.error("game %s: a %s message failed: %s", self.game_id, kind, exc)
             self.send_error(
                 ProtocolError(
-                    "server_error",
+                    ErrorCode.SERVER_ERROR,
                     "the database did not answer: your step may not be stored; "
                     "try again in a moment",
                 ),
@@ -302,7 +306,7 @@ class Session:
         except Exception:
             log.exception("game %s: a %s message failed", self.game_id, kind)
             self.send_error(
-                ProtocolError("server_error", "the server failed; nothing was changed"),
+                ProtocolError(ErrorCode.SERVER_ERROR, "the server failed; nothing was changed"),
                 request=kind,
             )
 
@@ -321,36 +325,44 @@ class Session:
             await self._hello(message)
             return
         if self.phase is Phase.HELLO or self.live is None:
-            raise ProtocolError("not_authenticated", "send hello first (a seat token, or spectate)")
+            raise ProtocolError(
+                ErrorCode.NOT_AUTHENTICATED, "send hello first (a seat token, or spectate)"
+            )
         if kind == "sync":
             fresh = await self._fresh_view()
             if fresh is None:
-                raise ProtocolError("server_error", "the server failed; nothing was changed")
+                raise ProtocolError(
+                    ErrorCode.SERVER_ERROR, "the server failed; nothing was changed"
+                )
             self.send(fresh)
             return
         if self.phase is Phase.SPECTATOR or self.seat is None:
-            raise ProtocolError("spectator", "spectators watch the game; they cannot act")
+            raise ProtocolError(ErrorCode.SPECTATOR, "spectators watch the game; they cannot act")
         seat = self.seat
         if kind == "draw":
             version = _version(message, required=True)
             pick = message.get("pick")
             if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int)):
-                raise ProtocolError("bad_message", "pick is the number of a face-down card")
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "pick is the number of a face-down card")
             self.live = await self.service.draw(self.game_id, seat, version)
         elif kind == "play":
             version = _version(message, required=True)
             action = message.get("action")
             if not isinstance(action, str):
-                raise ProtocolError("bad_message", 'play needs "action": text such as "1R:orange"')
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE, 'play needs "action": text such as "1R:orange"'
+                )
             self.live = await self.service.play(self.game_id, seat, version, action)
         elif kind == "replace_with_bot":
             target = message.get("seat")
             if isinstance(target, bool) or not isinstance(target, int):
-                raise ProtocolError("bad_message", "replace_with_bot needs the seat number (1-6)")
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE, "replace_with_bot needs the seat number (1-6)"
+                )
             level = message.get("level", "medium")
             if not isinstance(level, str):
                 raise ProtocolError(
-                    "bad_level", f"level is one of {', '.join(LEVEL_NAMES)}, as text"
+                    ErrorCode.BAD_LEVEL, f"level is one of {', '.join(LEVEL_NAMES)}, as text"
                 )
             self.live = await self.service.hand_over(
                 self.game_id, seat, target - 1, level, _version(message, required=False)
@@ -360,7 +372,9 @@ class Session:
 
     async def _hello(self, message: dict[str, Any]) -> None:
         if self.phase is not Phase.HELLO:
-            raise ProtocolError("already_authenticated", "this connection has said hello already")
+            raise ProtocolError(
+                ErrorCode.ALREADY_AUTHENTICATED, "this connection has said hello already"
+            )
         assert self.live is not None
         token = message.get("token")
         role = message.get("role")
@@ -379,7 +393,7 @@ class Session:
             self.phase = Phase.SEAT
         else:
             raise ProtocolError(
-                "bad_message", 'hello needs "token" (a seat token) or "role": "spectator"'
+                ErrorCode.BAD_MESSAGE, 'hello needs "token" (a seat token) or "role": "spectator"'
             )
         self.service.hub.subscribe(self.game_id, self)
         self._subscribed = True
@@ -418,7 +432,8 @@ def _version(message: dict[str, Any], *, required: bool) -> int:
         return NO_VERSION
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise ProtocolError(
-            "bad_message", '"version" must be the version of the state the action is based on'
+            ErrorCode.BAD_MESSAGE,
+            '"version" must be the version of the state the action is based on',
         )
     return version
 

@@ -7,7 +7,7 @@
 * ``seats``: one row per seat of a game: person or bot (with its level), the name shown, whether it
   is still open for someone to join, and the SHA-256 of the seat's secret token (never the token).
 * ``actions``: the append-only log of a game, numbered from 1; ``(game_id, seq)`` is unique, so the
-  same step can never be stored twice. ``kind`` is ``starter``, ``draw``, ``play`` or ``bot``;
+  same step can never be stored twice. ``kind`` is an :class:`~hisss.storage.EntryKind`;
   ``action`` holds a placement in the project's notation (``3R:orange``) or a bot level, ``card``
   the card drawn or placed.
 * ``replays``: uploaded game records, kept as their JSON text.

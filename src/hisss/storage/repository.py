@@ -6,9 +6,9 @@ lose. :meth:`Store.append` adds the next entry of a game's log only if the game'
 one before it (and the ``(game_id, seq)`` unique constraint backs that up), so two writers racing
 for the same step cannot both win: the loser gets :class:`SequenceConflictError` and must reload.
 
-Rows come back as frozen dataclasses (:class:`StoredGame`, ...), never as live ORM objects, so
-nothing is loaded lazily behind the caller's back. Token hashes are kept out of their ``repr``,
-and statement parameters out of logs and error messages.
+Rows come back as the frozen values of :mod:`hisss.storage.values` (:class:`StoredGame`, ...),
+never as live ORM objects, so nothing is loaded lazily behind the caller's back. Token hashes are
+kept out of their ``repr``, and statement parameters out of logs and error messages.
 """
 
 from __future__ import annotations
@@ -17,21 +17,29 @@ import asyncio
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, create_engine, event, func, insert, make_url, select, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
-from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.orm import Session
 
-from hisss.core import HisssError
+from hisss.record import Seat, SeatKind
 from hisss.storage.database import SCHEMA_VERSION, display_url
 from hisss.storage.models import ActionRow, Base, GameRow, MetaRow, ReplayRow, SeatRow
+from hisss.storage.runners import AsyncRunner, Runner, ThreadRunner
+from hisss.storage.values import (
+    EntryKind,
+    GameStatus,
+    LogEntry,
+    NewGame,
+    SeatChange,
+    SeatTakenError,
+    SequenceConflictError,
+    StorageError,
+    StoredGame,
+    StoredReplay,
+)
 
 _T = TypeVar("_T")
 
@@ -44,132 +52,6 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds any wait on the database may last before the call fails (see :meth:`Store.open`).
 DEFAULT_TIMEOUT = 10.0
-
-
-class StorageError(HisssError):
-    """The database cannot be opened or used, or holds something this code cannot read."""
-
-
-class SequenceConflictError(StorageError):
-    """Another writer stored this step of the game's log first."""
-
-
-class SeatTakenError(StorageError):
-    """The seat asked for is not open (taken, a bot, or no such seat)."""
-
-
-class GameStatus(StrEnum):
-    """Where a game is in its life."""
-
-    #: Waiting for people to join its open seats.
-    OPEN = "open"
-    #: Being played.
-    RUNNING = "running"
-    #: Over; its result is stored.
-    FINISHED = "finished"
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSeat:
-    """A seat as stored (``seat`` counts from 0)."""
-
-    seat: int
-    kind: str
-    name: str
-    level: str | None
-    open: bool
-    token_hash: str | None = field(default=None, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A game row with its seats."""
-
-    id: str
-    code: str
-    status: GameStatus
-    rules: dict[str, Any]
-    deck: dict[str, Any]
-    seed: int = field(repr=False)
-    players: int
-    title: str
-    version: int
-    result: dict[str, Any] | None
-    created_at: datetime
-    updated_at: datetime
-    seats: tuple[StoredSeat, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class StoredAction:
-    """An entry of a game's log (``seq`` counts from 1; seats from 0)."""
-
-    seq: int
-    kind: str
-    seat: int | None
-    action: str | None
-    card: str | None
-    by_seat: int | None
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class StoredReplay:
-    """An uploaded game record."""
-
-    id: str
-    record: str = field(repr=False)
-    players: int
-    turns: int
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class NewSeat:
-    """A seat of a game to create."""
-
-    kind: str
-    name: str
-    level: str | None = None
-    open: bool = False
-    token_hash: str | None = field(default=None, repr=False)
-
-
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """A game to create."""
-
-    rules: dict[str, Any]
-    deck: dict[str, Any]
-    seed: int = field(repr=False)
-    seats: tuple[NewSeat, ...]
-    status: GameStatus
-    title: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class NewAction:
-    """A log entry to append: ``seq`` must be the game's version plus one."""
-
-    seq: int
-    kind: str
-    seat: int | None = None
-    action: str | None = None
-    card: str | None = None
-    by_seat: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatChange:
-    """A change of a seat's player stored with a log entry (a person handed to a bot, or back);
-    the seat is no longer open."""
-
-    seat: int
-    kind: str
-    level: str | None
-    #: Whether the seat is expected to be open (an open seat of a game waiting for players can
-    #: go to a bot); the change is refused when it is not as expected.
-    was_open: bool = False
 
 
 def _now() -> datetime:
@@ -196,15 +78,22 @@ def _game(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
         created_at=_aware(row.created_at),
         updated_at=_aware(row.updated_at),
         seats=tuple(
-            StoredSeat(s.seat, s.kind, s.name, s.level, s.open, s.token_hash)
+            Seat(s.name, SeatKind(s.kind), s.level, s.open)
             for s in sorted(seats, key=lambda s: s.seat)
         ),
+        token_hashes={s.seat: s.token_hash for s in seats if s.token_hash},
     )
 
 
-def _action(row: ActionRow) -> StoredAction:
-    return StoredAction(
-        row.seq, row.kind, row.seat, row.action, row.card, row.by_seat, _aware(row.created_at)
+def _entry(row: ActionRow) -> LogEntry:
+    return LogEntry(
+        row.seq,
+        EntryKind(row.kind),
+        row.seat,
+        row.action,
+        row.card,
+        row.by_seat,
+        _aware(row.created_at),
     )
 
 
@@ -212,10 +101,10 @@ class Store:
     """The games database. Open one with :meth:`open`; close it with :meth:`close`.
 
     Every method is one transaction of plain (synchronous) SQLAlchemy code over a
-    :class:`~sqlalchemy.orm.Session`, run by the database's :class:`_Runner`.
+    :class:`~sqlalchemy.orm.Session`, run by the database's :class:`Runner`.
     """
 
-    def __init__(self, runner: _Runner, url: str) -> None:
+    def __init__(self, runner: Runner, url: str) -> None:
         self._runner = runner
         self.url = url
 
@@ -236,10 +125,10 @@ class Store:
         """
         shown = display_url(url)
         try:
-            runner: _Runner = (
-                _ThreadRunner(url, timeout)
+            runner: Runner = (
+                ThreadRunner(url, timeout)
                 if url.startswith("sqlite")
-                else _AsyncRunner(url, timeout)
+                else AsyncRunner(url, timeout)
             )
         except (SQLAlchemyError, ImportError, ValueError) as exc:
             raise StorageError(f"cannot use database {shown}: {_reason(exc)}") from None
@@ -320,19 +209,19 @@ class Store:
         """The number of games of each status."""
         return await self._run(_count_games)
 
-    async def actions(self, game_id: str, after: int = 0) -> list[StoredAction]:
+    async def actions(self, game_id: str, after: int = 0) -> list[LogEntry]:
         """A game's log in order: all of it, or the entries after version ``after``."""
         return await self._run(_actions, game_id, after)
 
     async def append(
         self,
         game_id: str,
-        entry: NewAction,
+        entry: LogEntry,
         *,
         status: GameStatus | None = None,
         result: dict[str, Any] | None = None,
         seat_change: SeatChange | None = None,
-    ) -> StoredAction:
+    ) -> LogEntry:
         """Append ``entry`` to the game's log and commit; returns the stored entry.
 
         In the same transaction the game's version becomes ``entry.seq``, and its status, result
@@ -368,99 +257,6 @@ class Store:
         if not _is_key(replay_id):
             return None
         return await self._run(_get_replay, replay_id)
-
-
-# ---------------------------------------------------------------------- running transactions
-
-
-class _Runner:
-    """Runs ``fn(session, *args)`` as one transaction, committed when ``fn`` returns and rolled
-    back when it raises."""
-
-    dialect: str
-    closed = False
-
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        raise NotImplementedError
-
-    async def close(self) -> None:
-        raise NotImplementedError
-
-    def _check_open(self) -> None:
-        if self.closed:
-            raise StorageError("the database is closed")
-
-
-class _AsyncRunner(_Runner):
-    """PostgreSQL through asyncpg: SQLAlchemy's asyncio extension runs each transaction on a
-    pooled connection, so transactions of different games run side by side."""
-
-    def __init__(self, url: str, timeout: float) -> None:
-        self.engine = create_async_engine(
-            url,
-            pool_pre_ping=True,
-            pool_timeout=timeout,
-            hide_parameters=True,
-            # asyncpg's own bounds: connecting, and every statement.
-            connect_args={"timeout": timeout, "command_timeout": timeout},
-        )
-        self.dialect = self.engine.dialect.name
-        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        self._check_open()
-        async with self._sessions.begin() as session:
-            return await session.run_sync(fn, *args)
-
-    async def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            await self.engine.dispose()
-
-
-class _ThreadRunner(_Runner):
-    """SQLite: one connection, used by one thread of its own, runs every transaction whole.
-
-    SQLite has one writer at a time, so several connections would only wait for each other in
-    its busy handler. Handing a whole transaction to the thread costs one wake-up of the event
-    loop, where an async driver costs one per statement, each behind everything else the loop has
-    to do; the load test's p99 latency fell from about 160 ms to about 10 ms.
-
-    A transaction handed over runs to its end even when the caller stops waiting (a cancelled
-    task): like an answer lost on the way, the caller must then reload what it holds.
-    """
-
-    def __init__(self, url: str, timeout: float) -> None:
-        parts = make_url(url)
-        self.engine = create_engine(
-            parts.set(drivername="sqlite+pysqlite"),
-            # How long a write waits for another connection's lock (a backup, another program).
-            connect_args={"timeout": timeout},
-            hide_parameters=True,
-            poolclass=StaticPool,
-        )
-        event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.dialect = "sqlite"
-        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hisss-sqlite")
-
-    def _transaction(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
-        with self._sessions.begin() as session:
-            return fn(session, *args)
-
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        self._check_open()
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._transaction, fn, args)
-
-    async def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True  # no transaction is handed over after this one
-        loop = asyncio.get_running_loop()
-        # Queued behind every transaction already handed over, and in the connection's thread.
-        await loop.run_in_executor(self._thread, self.engine.dispose)
-        self._thread.shutdown(wait=False)
 
 
 # ---------------------------------------------------------------------- the transactions
@@ -507,11 +303,11 @@ def _create_game(session: Session, new: NewGame, game_id: str, code: str) -> Sto
         SeatRow(
             game_id=game_id,
             seat=i,
-            kind=s.kind,
+            kind=s.kind.value,
             name=s.name,
             level=s.level,
             open=s.open,
-            token_hash=s.token_hash,
+            token_hash=new.token_hashes.get(i),
         )
         for i, s in enumerate(new.seats)
     ]
@@ -559,23 +355,23 @@ def _count_games(session: Session) -> dict[str, int]:
     return {status: n for status, n in rows}
 
 
-def _actions(session: Session, game_id: str, after: int) -> list[StoredAction]:
+def _actions(session: Session, game_id: str, after: int) -> list[LogEntry]:
     rows = session.execute(
         select(ActionRow)
         .where(ActionRow.game_id == game_id, ActionRow.seq > after)
         .order_by(ActionRow.seq)
     )
-    return [_action(r) for r in rows.scalars()]
+    return [_entry(r) for r in rows.scalars()]
 
 
 def _append(
     session: Session,
     game_id: str,
-    entry: NewAction,
+    entry: LogEntry,
     status: GameStatus | None,
     result: dict[str, Any] | None,
     seat_change: SeatChange | None,
-) -> StoredAction:
+) -> LogEntry:
     # Core statements on the tables: the hottest write of the server skips the ORM's unit of
     # work, which cost more than the statements themselves.
     now = _now()
@@ -595,7 +391,7 @@ def _append(
         insert(_ACTIONS).values(
             game_id=game_id,
             seq=entry.seq,
-            kind=entry.kind,
+            kind=entry.kind.value,
             seat=entry.seat,
             action=entry.action,
             card=entry.card,
@@ -612,18 +408,17 @@ def _append(
             .where(
                 seats.game_id == game_id,
                 seats.seat == seat_change.seat,
-                seats.kind == ("person" if seat_change.kind == "bot" else "bot"),
+                seats.kind
+                == (SeatKind.PERSON if seat_change.kind is SeatKind.BOT else SeatKind.BOT).value,
                 seats.open.is_(seat_change.was_open),
             )
-            .values(kind=seat_change.kind, level=seat_change.level, open=False)
+            .values(kind=seat_change.kind.value, level=seat_change.level, open=False)
         )
         if _rowcount(changed) != 1:
             raise SequenceConflictError(
                 f"game {game_id}: seat {seat_change.seat + 1} changed meanwhile"
             )
-    return StoredAction(
-        entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now
-    )
+    return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
 
 
 def _claim_seat(
@@ -639,7 +434,7 @@ def _claim_seat(
             SeatRow.game_id == game_id,
             SeatRow.seat == seat,
             SeatRow.open.is_(True),
-            SeatRow.kind == "person",
+            SeatRow.kind == SeatKind.PERSON.value,
         )
         .values(open=False, name=name, token_hash=token_hash)
     )
@@ -688,16 +483,6 @@ def _is_key(key: object) -> bool:
 def _rowcount(result: object) -> int:
     count = getattr(result, "rowcount", -1)
     return int(count)
-
-
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    """WAL keeps readers and the writer apart; with synchronous=FULL a committed step survives a
-    power cut, not only a killed process; foreign keys are off by default in SQLite."""
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
 
 
 def _reason(exc: BaseException) -> str:

@@ -1,0 +1,118 @@
+"""Setting up a game: checking a new game's rules, deck and seats, and the seats' names and secret
+tokens. Nothing here touches the database or a live game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hisss.bots import LEVEL_NAMES
+from hisss.core import BUILTIN_DECKS, ConfigError, Deck, Rules, get_deck
+from hisss.record import Seat, SeatKind
+from hisss.server.errors import ErrorCode, ProtocolError
+
+#: The longest name a seat may have.
+MAX_NAME = 40
+#: The longest game title.
+MAX_TITLE = 80
+
+
+def new_token() -> str:
+    """A new secret seat token."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token: its SHA-256, in hexadecimal. (A token is ASCII; text
+    that JSON can spell but UTF-8 cannot, a lone surrogate, still hashes, to match nothing.)"""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(value: object, default: str, what: str = "name") -> str:
+    """A seat name or title: stripped, without control characters; ``default`` when empty."""
+    if value is None:
+        return default
+    limit = MAX_TITLE if what == "title" else MAX_NAME
+    if not isinstance(value, str):
+        raise ProtocolError(ErrorCode.BAD_SEATS, f"a {what} must be text")
+    text = " ".join(value.split())
+    if any(not ch.isprintable() for ch in text):
+        raise ProtocolError(ErrorCode.BAD_SEATS, f"a {what} may not hold control characters")
+    if len(text) > limit:
+        raise ProtocolError(ErrorCode.BAD_SEATS, f"a {what} has at most {limit} characters")
+    return text or default
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A checked game to create."""
+
+    rules: Rules
+    deck: Deck
+    seats: tuple[Seat, ...]
+    title: str = ""
+
+
+def build_spec(
+    preset: str,
+    options: dict[str, Any],
+    deck: str,
+    seats: Sequence[Seat],
+    title: str | None = None,
+) -> GameSpec:
+    """Check a game's set-up; raises :class:`ProtocolError` (``bad_rules``, ``bad_deck``,
+    ``bad_seats``, ``bad_level``) with the reason. A seat without a name gets one (``Player 2``,
+    ``Bot 3 (hard)``); a bot without a level plays at ``medium``."""
+    if not isinstance(options, dict):
+        raise ProtocolError(ErrorCode.BAD_RULES, "set must be an object of rule options")
+    if "preset" in options:
+        raise ProtocolError(ErrorCode.BAD_RULES, "give the preset as rules, not inside set")
+    try:
+        rules = Rules.from_mapping({"preset": preset, **options})
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise ProtocolError(ErrorCode.BAD_RULES, str(exc)) from None
+    if not isinstance(deck, str) or deck.strip().lower() not in BUILTIN_DECKS:
+        raise ProtocolError(
+            ErrorCode.BAD_DECK, f"unknown deck {deck!r} (decks: {', '.join(BUILTIN_DECKS)})"
+        )
+    the_deck = get_deck(deck)
+    try:
+        rules.check_players(len(seats))
+    except ConfigError as exc:
+        raise ProtocolError(ErrorCode.BAD_SEATS, str(exc)) from None
+    checked = []
+    for number, seat in enumerate(seats, 1):
+        try:
+            kind = SeatKind(seat.kind)
+        except ValueError:
+            raise ProtocolError(
+                ErrorCode.BAD_SEATS,
+                f"seat {number}: kind must be person or bot, not {seat.kind!r}",
+            ) from None
+        if kind is SeatKind.BOT:
+            level = (seat.level or "medium").strip().lower()
+            if level not in LEVEL_NAMES:
+                raise ProtocolError(
+                    ErrorCode.BAD_LEVEL,
+                    f"seat {number}: unknown level {seat.level!r} "
+                    f"(levels: {', '.join(LEVEL_NAMES)})",
+                )
+            if seat.open:
+                raise ProtocolError(
+                    ErrorCode.BAD_SEATS, f"seat {number}: a bot seat cannot be open"
+                )
+            checked.append(Seat.bot(clean_name(seat.name, f"Bot {number} ({level})"), level))
+        else:
+            if seat.level is not None:
+                raise ProtocolError(ErrorCode.BAD_SEATS, f"seat {number}: a person has no level")
+            name = clean_name(seat.name, f"Player {number}")
+            checked.append(Seat.person(name, open=seat.open))
+    if all(s.is_bot for s in checked):
+        raise ProtocolError(
+            ErrorCode.BAD_SEATS, "a game needs at least one person (bots play on alone)"
+        )
+    return GameSpec(rules, the_deck, tuple(checked), clean_name(title, "", "title"))

@@ -1,0 +1,124 @@
+"""Running a transaction: one whole :class:`~sqlalchemy.orm.Session` function per call.
+
+:class:`ThreadRunner` serves SQLite, :class:`AsyncRunner` PostgreSQL; the repository hands either
+plain synchronous SQLAlchemy code and never knows which one runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy import create_engine, event, make_url
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+from sqlalchemy.orm import sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from hisss.storage.values import StorageError
+
+_T = TypeVar("_T")
+
+
+class Runner:
+    """Runs ``fn(session, *args)`` as one transaction, committed when ``fn`` returns and rolled
+    back when it raises."""
+
+    dialect: str
+    closed = False
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise StorageError("the database is closed")
+
+
+class AsyncRunner(Runner):
+    """PostgreSQL through asyncpg: SQLAlchemy's asyncio extension runs each transaction on a
+    pooled connection, so transactions of different games run side by side."""
+
+    def __init__(self, url: str, timeout: float) -> None:
+        self.engine = create_async_engine(
+            url,
+            pool_pre_ping=True,
+            pool_timeout=timeout,
+            hide_parameters=True,
+            # asyncpg's own bounds: connecting, and every statement.
+            connect_args={"timeout": timeout, "command_timeout": timeout},
+        )
+        self.dialect = self.engine.dialect.name
+        self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        self._check_open()
+        async with self._sessions.begin() as session:
+            return await session.run_sync(fn, *args)
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            await self.engine.dispose()
+
+
+class ThreadRunner(Runner):
+    """SQLite: one connection, used by one thread of its own, runs every transaction whole.
+
+    SQLite has one writer at a time, so several connections would only wait for each other in
+    its busy handler. Handing a whole transaction to the thread costs one wake-up of the event
+    loop, where an async driver costs one per statement, each behind everything else the loop has
+    to do; the load test's p99 latency fell from about 160 ms to about 10 ms.
+
+    A transaction handed over runs to its end even when the caller stops waiting (a cancelled
+    task): like an answer lost on the way, the caller must then reload what it holds.
+    """
+
+    def __init__(self, url: str, timeout: float) -> None:
+        parts = make_url(url)
+        self.engine = create_engine(
+            parts.set(drivername="sqlite+pysqlite"),
+            # How long a write waits for another connection's lock (a backup, another program).
+            connect_args={"timeout": timeout},
+            hide_parameters=True,
+            poolclass=StaticPool,
+        )
+        event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.dialect = "sqlite"
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hisss-sqlite")
+
+    def _transaction(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
+        with self._sessions.begin() as session:
+            return fn(session, *args)
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._transaction, fn, args)
+
+    async def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True  # no transaction is handed over after this one
+        loop = asyncio.get_running_loop()
+        # Queued behind every transaction already handed over, and in the connection's thread.
+        await loop.run_in_executor(self._thread, self.engine.dispose)
+        self._thread.shutdown(wait=False)
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """WAL keeps readers and the writer apart; with synchronous=FULL a committed step survives a
+    power cut, not only a killed process; foreign keys are off by default in SQLite."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+__all__ = ["AsyncRunner", "Runner", "ThreadRunner"]
