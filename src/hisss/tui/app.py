@@ -152,8 +152,6 @@ class HisssApp(App[None]):
         self.save_path = save_path
         self.loaded = loaded
         self.names = seat_names(match.seats, catalog)
-        #: Every status message shown, oldest first.
-        self.messages: list[str] = []
         #: Every snake claimed with its seat, in order ("Hisss!").
         self.claims: list[tuple[int, Snake]] = []
         #: Every hint shown.
@@ -238,7 +236,6 @@ class HisssApp(App[None]):
 
     def say(self, text: str) -> None:
         """Show ``text`` on the status line."""
-        self.messages.append(text)
         self.part("#status", Static).update(text)
         if isinstance(self.screen, EndScreen):
             self.screen.show_status(text)
