@@ -18,7 +18,16 @@ from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.render import CHOSEN_MARK, LEGAL_MARK
 from hisss.tui.screens import EndScreen, RulesScreen, SaveScreen, rules_text
 from hisss.tui.widgets import FanView, TableView
-from tui_helpers import inside, make_app, person_step, play_to_end, screen_text, wait_for
+from tui_helpers import (
+    PATIENCE,
+    inside,
+    make_app,
+    person_step,
+    play_to_end,
+    screen_text,
+    status_text,
+    wait_for,
+)
 
 QUICK = resolve_deck("docs/decks/quick.json")
 MINI = resolve_deck("docs/decks/mini.toml")
@@ -86,9 +95,13 @@ async def test_bots_alone_play_a_demo_to_the_end() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
         assert app.match.is_demo() and len(app.match.turns) == QUICK.size - 1
-        assert "A game of bots" in app.messages[0]
         assert app.names == ["Bot 1 (easy)", "Bot 2 (medium)", "Bot 3 (hard)", "Bot 4 (gentle)"]
         _same_as_replay(app)
+    # The greeting, shown while the bots wait before their first move.
+    waiting = make_app("bot:easy,bot:medium", seed=5, deck=QUICK, delay=PATIENCE)
+    async with waiting.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not waiting.match.turns and "A game of bots" in status_text(waiting)
 
 
 async def test_bots_wait_their_delay() -> None:
@@ -98,7 +111,7 @@ async def test_bots_wait_their_delay() -> None:
         assert app.phase() == "bot"
         assert "Bot (medium) is playing" in screen_text(app)
         await pilot.press("h")
-        assert app.messages[-1] == "Hints are for your own turn."
+        assert status_text(app) == "Hints are for your own turn."
         await wait_for(pilot, lambda: app.phase() == "pick")
         assert len(app.match.turns) == 2
 
@@ -116,7 +129,7 @@ async def test_save_load_and_finish(tmp_path: Path) -> None:
         first.screen.query_one(Input).value = str(path)
         await pilot.press("enter")
         assert not isinstance(first.screen, SaveScreen)
-        assert first.messages[-1] == f"Saved to {path}."
+        assert status_text(first) == f"Saved to {path}."
         saved_turns = len(first.match.turns)
         await play_to_end(pilot, first)
     record = load_record(path)
@@ -126,7 +139,7 @@ async def test_save_load_and_finish(tmp_path: Path) -> None:
     loaded = HisssApp(Match.from_record(record), get_catalog("en"), delay=0, loaded=True)
     async with loaded.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert loaded.messages[0] == f"The saved game continues at turn {saved_turns + 1}."
+        assert status_text(loaded) == f"The saved game continues at turn {saved_turns + 1}."
         assert loaded.phase() == "place"
         assert loaded.match.order == first.match.order
         await play_to_end(pilot, loaded)
@@ -237,7 +250,7 @@ async def test_hisss_banner_names_the_player_and_the_snake() -> None:
         text = screen_text(app)
         assert f"Hisss! {app.names[seat]} takes a snake of {snake.length} cards" in text
         assert (
-            app.messages[-1]
+            status_text(app)
             == "Bot 1 (medium): orange-yellow mid-section → join snakes 1 (L) and 3 (R)"
         )
 
@@ -249,7 +262,7 @@ async def test_hint_highlights_what_the_expert_would_play() -> None:
     app = make_app("Ala,bot:medium", seed=9)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
-        assert app.messages[-1].startswith("Hints are for placing a card")
+        assert status_text(app).startswith("Hints are for placing a card")
         while True:
             await pilot.press("enter")
             if len(app.match.state.legal_actions()) > 2:
@@ -262,7 +275,7 @@ async def test_hint_highlights_what_the_expert_would_play() -> None:
         assert hint == app.match.hint(app.match.state.copy())
         options = app.query_one("#actions", OptionList)
         assert app._actions[options.highlighted or 0] == hint
-        assert app.messages[-1].startswith("Hint (expert): ")
+        assert status_text(app).startswith("Hint (expert): ")
         await pilot.press("enter")
         assert [t.action for t in app.match.turns if t.player == 0][-1] == hint
 
@@ -271,14 +284,14 @@ async def test_undo_against_bots() -> None:
     app = make_app("Ala,bot:medium,bot:easy", seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("u")
-        assert app.messages[-1] == "Nothing to undo yet."
+        assert status_text(app) == "Nothing to undo yet."
         await pilot.press("enter")
         first = app.match.state.drawn
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.phase() == "pick")
         assert len(app.match.turns) == 3
         await pilot.press("u")
-        assert app.messages[-1] == "Took back the last move of Ala."
+        assert status_text(app) == "Took back the last move of Ala."
         assert app.match.state.drawn == first and not app.match.turns
         assert app.phase() == "place" and isinstance(app.focused, OptionList)
 
@@ -287,7 +300,7 @@ async def test_undo_refused_in_hot_seat() -> None:
     app = make_app("Ala,Ola,bot:easy", seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter", "u")
-        assert app.messages[-1] == "Undo works only when every other player is a bot."
+        assert status_text(app) == "Undo works only when every other player is a bot."
         assert len(app.match.turns) == 1
 
 
@@ -312,7 +325,7 @@ async def test_colour_blind_letters_and_symbols() -> None:
         assert re.search("[ROYGBP][●▲★◆■✚]", screen_text(app)) is None
         await pilot.press("c")
         text = screen_text(app)
-        assert app.messages[-1] == "Colour letters and symbols on."
+        assert status_text(app) == "Colour letters and symbols on."
         assert "Colours:" in text
         assert re.search("[ROYGBP][●▲★◆■✚]", text)
         await pilot.press("c")
@@ -396,7 +409,7 @@ async def _check_layout(app: HisssApp, size: tuple[int, int], tmp_path: Path) ->
             assert re.search(rf"{re.escape(name[:8])}.*\b{state.pit_cards(seat)}\b", text), name
         assert state.drawn is not None
         assert app.catalog.card_name(state.drawn) in " ".join(text.split())
-        assert app.messages[-1] in " ".join(text.split())
+        assert status_text(app) in " ".join(text.split())
         app.save_screenshot(f"layout-{size[0]}x{size[1]}.svg", str(tmp_path))
     assert (tmp_path / f"layout-{size[0]}x{size[1]}.svg").read_text().startswith("<svg")
 
@@ -463,7 +476,7 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         await pilot.press("escape", "c", "h")
         seen.append(screen_text(app))
         assert "Ala: wybierz kartę z wachlarza" in seen[-1]
-        assert app.messages[-1].startswith("Podpowiedź dotyczy kładzenia karty")
+        assert status_text(app).startswith("Podpowiedź dotyczy kładzenia karty")
         await pilot.press("enter")
         await pilot.press("h")
         await wait_for(pilot, lambda: bool(app.hints))
@@ -498,7 +511,7 @@ async def test_a_polish_saved_game_loads_in_english(tmp_path: Path) -> None:
     app = make_app("Ala,bot:easy", seed=3, deck=MINI, language="pl", save_path=str(path))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter", "s", "enter")
-        assert app.messages[-1] == f"Zapisano w {path}."
+        assert status_text(app) == f"Zapisano w {path}."
     match = Match.from_record(load_record(path))
     assert match.turns[0].action == app.match.turns[0].action
     assert parse_action(str(match.turns[0].action)) == app.match.turns[0].action

@@ -55,7 +55,7 @@ def test_play_with_options(played: list[dict[str, Any]]) -> None:
     assert result.exit_code == 0, result.output
     (call,) = played
     match: Match = call["match"]
-    assert [s.record_name for s in match.seats] == ["Ala", "bot:hard", "Ola"]
+    assert [s.name for s in match.seats] == ["Ala", "bot:hard", "Ola"]
     assert match.rules.join_claim.value == "always" and match.rules.scoring.value == "snakes"
     assert match.deck.name == "quick" and match.seed == 42
     assert call["language"] == "pl" and call["colour_blind"] is True and call["delay"] == 0
@@ -67,8 +67,8 @@ def test_play_defaults(played: list[dict[str, Any]]) -> None:
     assert _play(env={"LANG": "en_GB.UTF-8"}).exit_code == 0
     polish, english = played
     assert polish["language"] == "pl" and english["language"] == "en"
-    assert [s.record_name for s in polish["match"].seats] == ["Ty", "bot:medium"]
-    assert [s.record_name for s in english["match"].seats] == ["You", "bot:medium"]
+    assert [s.name for s in polish["match"].seats] == ["Ty", "bot:medium"]
+    assert [s.name for s in english["match"].seats] == ["You", "bot:medium"]
     assert polish["match"].rules == Rules() and polish["match"].deck.name == "rainbow"
     assert polish["delay"] == DEFAULT_DELAY and polish["colour_blind"] is False
     assert isinstance(polish["match"].seed, int)

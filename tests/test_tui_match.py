@@ -8,9 +8,17 @@ from dataclasses import replace
 import pytest
 
 from hisss.core import RAINBOW, ConfigError, Rules, deal, get_deck
-from hisss.record import GameRecord, RecordError, load_record, replay, save_record
+from hisss.record import (
+    GameRecord,
+    RecordError,
+    Seat,
+    SeatKind,
+    load_record,
+    replay,
+    save_record,
+)
 from hisss.record.deckfile import resolve_deck
-from hisss.tui.match import Match, Seat, parse_players
+from hisss.tui.match import Match, parse_players
 
 QUICK = resolve_deck("docs/decks/quick.json")
 
@@ -53,8 +61,9 @@ def test_bad_players_are_refused(spec: str, message: str) -> None:
 
 def test_players_people_and_bots() -> None:
     seats = parse_players("Ala, bot:HARD ,bot:hard,Ola", Rules())
-    assert seats == (Seat("Ala"), Seat("bot:hard", "hard"), Seat("bot:hard", "hard"), Seat("Ola"))
-    assert [s.record_name for s in seats] == ["Ala", "bot:hard", "bot:hard", "Ola"]
+    ala, hard, ola = Seat.person("Ala"), Seat.bot("bot:hard", "hard"), Seat.person("Ola")
+    assert seats == (ala, hard, hard, ola)
+    assert [s.name for s in seats] == ["Ala", "bot:hard", "bot:hard", "Ola"]
     assert len(parse_players("a,b,c,d,e,f", Rules(six_players=True))) == 6
 
 
@@ -66,6 +75,38 @@ def test_the_deal_comes_from_the_seed_and_the_starter_is_placed() -> None:
     assert match.draw() == match.order[1]
     with pytest.raises(ConfigError, match="no card can be drawn now"):
         match.draw()
+
+
+def test_a_bot_seat_needs_a_level_of_the_terminal_game() -> None:
+    for level in ("greedy", None):  # a bot's name (as simulations seat them), or no level at all
+        bot = Seat(name="Bot", kind=SeatKind.BOT, level=level)
+        with pytest.raises(ConfigError, match=f"seat 2 \\('Bot'\\): .* not {level!r}"):
+            Match([Seat.person("Ala"), bot], Rules(), RAINBOW, seed=1)
+    match = Match([Seat.person("Ala"), Seat.bot("Bot", "hard")], Rules(), RAINBOW, seed=1)
+    assert list(match.bots) == [1] and match.bots[1].name == "careful"
+
+
+def test_each_placement_reports_the_snake_it_claimed() -> None:
+    match = Match(parse_players("Ala,bot:medium", Rules()), Rules(), QUICK, seed=2)
+    rng = random.Random(3)
+    claims = 0
+    while not match.is_over():
+        match.draw()
+        seat, pits = match.state.to_move, match.state.pits
+        action = (
+            match.bot_choice(match.state.copy())
+            if match.bot_to_move()
+            else rng.choice(match.state.legal_actions())
+        )
+        placed = match.place(action)
+        assert (placed.seat, placed.action) == (seat, action)
+        assert placed.card == match.turns[-1].card == match.order[match.drawn_cards - 1]
+        if placed.claimed is None:
+            assert match.state.pits == pits
+        else:
+            claims += 1
+            assert match.state.pits[seat] == (*pits[seat], placed.claimed)
+    assert claims == sum(len(pit) for pit in match.state.pits) > 0
 
 
 def test_undo_goes_back_to_the_persons_drawn_card() -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Static
 
 from hisss.core import RAINBOW, Deck, Rules
 from hisss.i18n import get_catalog
@@ -43,6 +45,13 @@ def make_app(
 def screen_text(app: HisssApp) -> str:
     """What the terminal shows now, as plain text."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def status_text(app: HisssApp) -> str:
+    """The text the status line of the game screen shows now."""
+    shown = app.part("#status", Static).render()
+    assert isinstance(shown, Content)
+    return shown.plain
 
 
 async def wait_for(pilot: Pilot[None], condition: Callable[[], bool]) -> None:

@@ -1,6 +1,7 @@
 """The terminal game of Hisss, built with Textual: ``hisss play``.
 
-:mod:`hisss.tui.match` owns a game in play (seats, the dealt order, undo, hints, records);
+:mod:`hisss.tui.match` owns a game in play: the game driver (:class:`hisss.record.Game`) with the
+terminal's bots, hints and undo;
 :mod:`hisss.tui.render` draws cards, snakes, pits and the fan as Rich text;
 :mod:`hisss.tui.widgets` and :mod:`hisss.tui.screens` are the Textual pieces and
 :mod:`hisss.tui.app` the application. :func:`play` runs a game full screen.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from hisss.i18n import get_catalog
 from hisss.tui.app import DEFAULT_DELAY, HisssApp, describe_action, seat_names
-from hisss.tui.match import BOT_PREFIX, Match, Seat, parse_players, parse_seat
+from hisss.tui.match import BOT_PREFIX, Match, parse_players, parse_seat
 
 
 def play(
@@ -39,7 +40,6 @@ __all__ = [
     "DEFAULT_DELAY",
     "HisssApp",
     "Match",
-    "Seat",
     "describe_action",
     "parse_players",
     "parse_seat",

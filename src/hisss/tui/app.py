@@ -30,7 +30,8 @@ from textual.widgets.option_list import Option
 
 from hisss.core import Action, ActionKind, Snake
 from hisss.i18n import Catalog
-from hisss.tui.match import Match, Seat
+from hisss.record import Phase, Seat
+from hisss.tui.match import Match
 from hisss.tui.render import Look
 from hisss.tui.screens import EndScreen, RulesScreen, SaveScreen, end_report
 from hisss.tui.widgets import FanView, TableView
@@ -80,7 +81,7 @@ def seat_names(seats: Sequence[Seat], catalog: Catalog) -> list[str]:
     bots = [i for i, seat in enumerate(seats) if seat.is_bot]
     names = []
     for i, seat in enumerate(seats):
-        if seat.level is None:
+        if not seat.is_bot:
             names.append(seat.name)
             continue
         level = catalog.text(f"level.{seat.level}")
@@ -151,8 +152,6 @@ class HisssApp(App[None]):
         self.save_path = save_path
         self.loaded = loaded
         self.names = seat_names(match.seats, catalog)
-        #: Every status message shown, oldest first.
-        self.messages: list[str] = []
         #: Every snake claimed with its seat, in order ("Hisss!").
         self.claims: list[tuple[int, Snake]] = []
         #: Every hint shown.
@@ -192,8 +191,9 @@ class HisssApp(App[None]):
             greeting = catalog.text("status.demo")
         else:
             greeting = catalog.text("status.welcome")
-        if match.order and not match.turns:
-            starter = catalog.text("status.starter", card=catalog.card_name(match.order[0]))
+        game = match.game
+        if game.cards and not game.placements:
+            starter = catalog.text("status.starter", card=catalog.card_name(game.cards[0]))
             greeting = f"{greeting} {starter}"
         self.say(greeting)
         self.advance()
@@ -207,7 +207,7 @@ class HisssApp(App[None]):
             return "over"
         if match.bot_to_move():
             return "bot"
-        return "pick" if match.state.is_chance_node() else "place"
+        return "pick" if match.game.phase is Phase.DRAW else "place"
 
     def advance(self) -> None:
         """Hand the game to whoever moves next: a person (focus), the bots, or the end screen."""
@@ -236,7 +236,6 @@ class HisssApp(App[None]):
 
     def say(self, text: str) -> None:
         """Show ``text`` on the status line."""
-        self.messages.append(text)
         self.part("#status", Static).update(text)
         if isinstance(self.screen, EndScreen):
             self.screen.show_status(text)
@@ -381,10 +380,8 @@ class HisssApp(App[None]):
     def show_banner(self, seat: int, snake: Snake) -> None:
         """The "Hisss!" banner: who took which snake (it hides itself after a few seconds)."""
         self.claims.append((seat, snake))
-        text = Text(self.catalog.plural("banner.hisss", snake.length, name=self.names[seat]) + "  ")
-        text.append_text(Text(" ").join(self.look.placed_cards(snake)))
         banner = self.part("#banner", Static)
-        banner.update(text)
+        banner.update(self.banner_text(seat, snake))
         banner.display = True
         if self._banner_timer is not None:
             self._banner_timer.stop()
@@ -435,23 +432,20 @@ class HisssApp(App[None]):
             options.highlighted = touching[0]
 
     def place(self, action: Action) -> None:
-        """The player to move places the drawn card as ``action``; say what happened."""
-        match = self.match
-        state = match.state
-        seat, card = state.to_move, state.drawn
-        assert card is not None
-        words = describe_action(self.catalog, action)
-        claimed = match.place(action)
+        """The player to move places the drawn card as ``action``; say what the placement did,
+        with the "Hisss!" banner when it claimed a snake."""
+        catalog = self.catalog
+        placement = self.match.place(action)
         self.say(
-            self.catalog.text(
+            catalog.text(
                 "status.placed",
-                name=self.names[seat],
-                card=self.catalog.card_name(card),
-                action=words,
+                name=self.names[placement.seat],
+                card=catalog.card_name(placement.card),
+                action=describe_action(catalog, placement.action),
             )
         )
-        for snake in claimed:
-            self.show_banner(seat, snake)
+        if placement.claimed is not None:
+            self.show_banner(placement.seat, placement.claimed)
 
     @work(exclusive=True, group="bots")
     async def play_bots(self) -> None:
@@ -466,7 +460,7 @@ class HisssApp(App[None]):
                 await asyncio.sleep(self.delay)
             if not going_on() or not match.bot_to_move():
                 break
-            if match.state.is_chance_node():
+            if match.game.phase is Phase.DRAW:
                 match.draw()
                 self.refresh_view()
             turn = match.state.turns

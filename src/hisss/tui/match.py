@@ -1,5 +1,6 @@
-"""One game as the terminal game plays it: the seats, the dealt card order, the position, the turns
-played, the bots, hints, undo and the game record. Nothing here draws on the screen.
+"""One game as the terminal game plays it: the game driver (:class:`hisss.record.Game`) with what
+the terminal adds on top: the bots of its seats, hints, and the undo policy. Nothing here draws on
+the screen, deals, works out a claim or builds a record: the driver does.
 
 The deck is dealt once from the seed (:func:`hisss.core.deal` with ``random.Random(seed)``): the
 fan of face-down cards is the same thing as that order, so whichever card of the fan a player
@@ -13,7 +14,9 @@ seed and the turn number, so the same game played again, or loaded and finished,
 >>> match.state.table[0] == lone(match.order[0]), match.person_to_move()
 (True, True)
 >>> card = match.draw()
->>> claimed = match.place(match.state.legal_actions()[0])
+>>> placed = match.place(match.state.legal_actions()[0])
+>>> placed.seat, placed.card == card, placed.claimed
+(0, True, None)
 >>> match.bot_to_move(), match.undo_block()
 (True, 'undo.wait')
 """
@@ -24,35 +27,16 @@ import hashlib
 import random
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from hisss.bots import Bot, make_bot, make_level
 from hisss.bots.levels import LEVEL_NAMES
-from hisss.core import Action, Card, ConfigError, Deck, Rules, Snake, State, deal, new_game
-from hisss.record import GameRecord, RecordError, Turn, replay, result_to_dict
+from hisss.core import Action, Card, ConfigError, Deck, Placement, Rules, State
+from hisss.record import Game, GameRecord, Phase, Seat, Turn, resume
 
 #: A seat written ``bot:LEVEL`` (in ``--players`` and in a record's seats) is a bot of that level.
 BOT_PREFIX = "bot:"
 #: The longest name of a person.
 MAX_NAME = 20
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A seat at the table: a person with a name, or a bot of a level (``level`` set)."""
-
-    name: str
-    level: str | None = None
-
-    @property
-    def is_bot(self) -> bool:
-        """True for a bot's seat."""
-        return self.level is not None
-
-    @property
-    def record_name(self) -> str:
-        """The seat as a record and ``--players`` write it: the name, or ``bot:LEVEL``."""
-        return f"{BOT_PREFIX}{self.level}" if self.level is not None else self.name
 
 
 def parse_seat(text: str, where: str) -> Seat:
@@ -65,14 +49,14 @@ def parse_seat(text: str, where: str) -> Seat:
                 f"{where}: unknown bot level {level!r} in {name!r} "
                 f"(levels: {', '.join(LEVEL_NAMES)})"
             )
-        return Seat(f"{BOT_PREFIX}{level}", level)
+        return Seat.bot(f"{BOT_PREFIX}{level}", level)
     if not name:
         raise ConfigError(f"{where}: a name is empty (give names separated by commas)")
     if len(name) > MAX_NAME:
         raise ConfigError(f"{where}: the name {name!r} is longer than {MAX_NAME} characters")
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise ConfigError(f"{where}: the name {name!r} holds a control character")
-    return Seat(name)
+    return Seat.person(name)
 
 
 def parse_players(spec: str, rules: Rules, where: str = "players") -> tuple[Seat, ...]:
@@ -82,7 +66,7 @@ def parse_players(spec: str, rules: Rules, where: str = "players") -> tuple[Seat
     case), an unknown level, or a number of players the rules do not allow; its message starts
     with ``where`` and the text given.
 
-    >>> [s.record_name for s in parse_players("Ala, bot:Hard", Rules())]
+    >>> [s.name for s in parse_players("Ala, bot:Hard", Rules())]
     ['Ala', 'bot:hard']
     >>> parse_players("Ala,ala", Rules())
     Traceback (most recent call last):
@@ -115,43 +99,82 @@ def move_seed(seed: int | None, turn: int) -> int:
 
 
 class Match:
-    """A game in play; see the module docstring.
+    """A game in play: a :class:`~hisss.record.Game` and the terminal's bots, hints and undo.
 
-    ``order`` is the whole card order (the starter first); by default it is dealt from ``seed``.
-    The starter is drawn at once: it is nobody's turn.
+    The cards are dealt from ``seed`` and the starter is drawn at once: it is nobody's turn.
+    Raises :class:`~hisss.core.ConfigError` when the rules do not allow that many seats or a bot's
+    seat has no level of :data:`~hisss.bots.levels.LEVEL_NAMES`.
     """
 
-    def __init__(
-        self,
-        seats: Sequence[Seat],
-        rules: Rules,
-        deck: Deck,
-        seed: int | None,
-        order: Sequence[Card] | None = None,
-    ) -> None:
-        rules.check_players(len(seats))
-        self.seats = tuple(seats)
-        self.rules = rules
-        self.deck = deck
-        self.seed = seed
-        self.order: tuple[Card, ...] = (
-            tuple(order) if order is not None else tuple(deal(deck, random.Random(seed)))
-        )
-        self.state: State = new_game(len(self.seats), rules, deck)
-        self.turns: list[Turn] = []
-        self.bots: dict[int, Bot] = {
-            i: make_level(seat.level) for i, seat in enumerate(self.seats) if seat.level
-        }
+    #: The game driver: the seats, the card order, the position, the placements and the record.
+    game: Game
+    #: The bot of each bot's seat.
+    bots: dict[int, Bot]
+
+    def __init__(self, seats: Sequence[Seat], rules: Rules, deck: Deck, seed: int) -> None:
+        self._start(Game(rules, deck, seats, seed=seed))
+
+    def _start(self, game: Game) -> None:
+        bots = {}
+        for i, seat in enumerate(game.seats):
+            level = seat.level
+            if not seat.is_bot:
+                continue
+            if level is None or level not in LEVEL_NAMES:
+                raise ConfigError(
+                    f"seat {i + 1} ({seat.name!r}): a bot of the terminal game needs a level "
+                    f"({', '.join(LEVEL_NAMES)}), not {level!r}"
+                )
+            bots[i] = make_level(level)
+        self.game = game
+        self.bots = bots
         self._hint_bot: Bot | None = None
-        if self.order:
-            self.state.draw(self.order[0])
+        if game.phase is Phase.STARTING:
+            game.draw()
 
     # ------------------------------------------------------------------ queries
 
     @property
+    def state(self) -> State:
+        """The position."""
+        return self.game.state
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats, in seat order."""
+        return self.game.seats
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self.game.rules
+
+    @property
+    def deck(self) -> Deck:
+        """The deck the cards come from."""
+        return self.game.deck
+
+    @property
+    def seed(self) -> int | None:
+        """The seed that dealt the cards (``None`` for a finished game loaded without one)."""
+        return self.game.seed
+
+    @property
+    def order(self) -> tuple[Card, ...]:
+        """The whole card order, the starter first."""
+        order = self.game.order
+        assert order is not None  # dealt from the seed, or the cards of a finished record
+        return order
+
+    @property
     def drawn_cards(self) -> int:
         """The number of cards drawn so far, the starter included."""
-        return self.deck.size - self.state.remaining
+        return self.game.cards_drawn
+
+    @property
+    def turns(self) -> list[Turn]:
+        """The turns played so far, as the record holds them."""
+        return list(self.game.record().turns)
 
     @property
     def people(self) -> list[int]:
@@ -160,20 +183,16 @@ class Match:
 
     def is_over(self) -> bool:
         """True when the game has ended."""
-        return self.state.is_terminal()
-
-    def seat_to_move(self) -> int | None:
-        """The seat that draws or places next, or ``None`` when the game is over."""
-        return None if self.is_over() else self.state.to_move
+        return self.game.is_over()
 
     def bot_to_move(self) -> bool:
         """True when a bot draws or places next."""
-        seat = self.seat_to_move()
+        seat = self.game.to_move
         return seat is not None and self.seats[seat].is_bot
 
     def person_to_move(self) -> bool:
         """True when a person draws or places next."""
-        seat = self.seat_to_move()
+        seat = self.game.to_move
         return seat is not None and not self.seats[seat].is_bot
 
     def is_demo(self) -> bool:
@@ -184,21 +203,14 @@ class Match:
 
     def draw(self) -> Card:
         """The seat to move draws: the next card of the order (whichever card of the fan)."""
-        if not self.state.is_chance_node() or self.drawn_cards >= len(self.order):
+        if self.game.phase is not Phase.DRAW:
             raise ConfigError("no card can be drawn now")
-        card = self.order[self.drawn_cards]
-        self.state.draw(card)
-        return card
+        return self.game.draw()
 
-    def place(self, action: Action) -> list[Snake]:
-        """Place the drawn card as ``action`` (checked); returns the snakes it claimed."""
-        state = self.state
-        card, seat = state.drawn, state.to_move
-        before = len(state.pits[seat])
-        state.apply(action)
-        assert card is not None
-        self.turns.append(Turn(seat, card, action))
-        return list(state.pits[seat][before:])
+    def place(self, action: Action) -> Placement:
+        """Place the drawn card as ``action`` (checked); returns what happened (the driver's
+        :class:`~hisss.core.Placement`, with the snake claimed, if any)."""
+        return self.game.place(action)
 
     def bot_choice(self, snapshot: State) -> Action:
         """The action the bot of the seat to move in ``snapshot`` chooses (``snapshot`` is a copy
@@ -223,7 +235,7 @@ class Match:
             return "undo.people"
         if self.bot_to_move():
             return "undo.wait"
-        if not any(turn.player == people[0] for turn in self.turns):
+        if not any(placed.seat == people[0] for placed in self.game.placements):
             return "undo.nothing"
         return None
 
@@ -233,66 +245,35 @@ class Match:
         reason = self.undo_block()
         if reason is not None:
             raise ConfigError(f"cannot undo now ({reason})")
-        person = self.people[0]
-        last = max(i for i, turn in enumerate(self.turns) if turn.player == person)
-        state = self.state
-        while len(self.turns) > last or state.drawn is None:
-            if state.drawn is None:
-                self.turns.pop()  # the last step was a placement: it goes back to the drawn card
-            state.undo()
+        game, person = self.game, self.people[0]
+        placements = game.placements
+        last = max(i for i, placed in enumerate(placements) if placed.seat == person)
+        while len(placements) > last or game.state.drawn is None:
+            game.undo()
 
     # ------------------------------------------------------------------ records
 
     def record(self) -> GameRecord:
         """The game so far as a game record (with the result once it is over)."""
-        state = self.state
-        return GameRecord(
-            self.rules,
-            self.deck,
-            tuple(seat.record_name for seat in self.seats),
-            self.order[: self.drawn_cards],
-            tuple(self.turns),
-            self.seed,
-            result_to_dict(state.result()) if state.is_terminal() else None,
-        )
+        return self.game.record()
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Match:
         """The game of a record, ready to go on (or over, for a finished game).
 
-        The record is replayed and checked first. Going on needs the seed that dealt the game:
-        raises :class:`~hisss.record.RecordError` when the record's cards are not the order its
-        seed deals.
+        The record is replayed and checked first (:func:`hisss.record.resume`). Going on needs
+        the seed that dealt the game: raises :class:`~hisss.record.RecordError` when an unfinished
+        record has no seed or its cards are not the order its seed deals.
         """
-        final = replay(record)
         seats = tuple(
             parse_seat(name, f"seat {i + 1} of the record")
             if name.startswith(BOT_PREFIX)
             # A person's name is taken as written: records from elsewhere may name seats freely.
-            else Seat(name)
+            else Seat.person(name)
             for i, name in enumerate(record.seats)
         )
-        order: Sequence[Card] | None = None
-        if final.is_terminal():
-            order = record.cards
-        elif record.seed is None:
-            raise RecordError(
-                "seed", "missing: an unfinished game goes on only with the seed that dealt it"
-            )
-        else:
-            dealt = deal(record.deck, random.Random(record.seed))
-            if tuple(dealt[: len(record.cards)]) != record.cards:
-                raise RecordError(
-                    "cards",
-                    f"not the order the seed {record.seed} deals, so the game cannot go on "
-                    "with the same cards",
-                )
-        match = cls(seats, record.rules, record.deck, record.seed, order)
-        for turn in record.turns:
-            match.draw()
-            match.place(turn.action)
-        if len(record.cards) > len(record.turns) + 1:
-            match.draw()
+        match = cls.__new__(cls)
+        match._start(resume(record, seats))
         return match
 
     def again(self) -> Match:
@@ -305,7 +286,6 @@ __all__ = [
     "BOT_PREFIX",
     "MAX_NAME",
     "Match",
-    "Seat",
     "move_seed",
     "parse_players",
     "parse_seat",
