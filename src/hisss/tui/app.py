@@ -155,7 +155,6 @@ class HisssApp(App[None]):
         #: Every snake claimed with its seat, in order ("Hisss!").
         self.claims: list[tuple[int, Snake]] = []
         #: Every hint shown.
-        self.hints: list[Action] = []
         self._actions: list[Action] = []
         self._options_key: tuple[int, object, bool] | None = None
         self._banner_timer: Timer | None = None
@@ -494,7 +493,6 @@ class HisssApp(App[None]):
         action = await asyncio.to_thread(match.hint, state.copy())
         if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
             return
-        self.hints.append(action)
         if action in self._actions:
             self.part("#actions", OptionList).highlighted = self._actions.index(action)
         self.say(self.catalog.text("hint.shows", action=describe_action(self.catalog, action)))
