@@ -27,7 +27,7 @@ from rich.progress import Progress
 from typer.testing import CliRunner, Result
 
 from hisss.cli import app
-from hisss.cli.app import _RateColumn
+from hisss.cli.progress import RateColumn
 from hisss.core import ConfigError, get_rules
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.results import header_line, open_results
@@ -225,7 +225,7 @@ def test_help_names_the_new_options() -> None:
 
 
 def test_progress_bar_shows_the_rate() -> None:
-    column = _RateColumn()
+    column = RateColumn()
     with Progress(column, console=Console(file=io.StringIO())) as bar:
         task = bar.add_task("games", total=100)
         assert column.render(bar.tasks[0]).plain == "- games/s"
