@@ -100,9 +100,6 @@ def simulate(
             "not depend on it.",
         ),
     ] = None,
-    stop_after: Annotated[
-        int | None, typer.Option("--stop-after", hidden=True, help="Stop after N tasks (tests).")
-    ] = None,
 ) -> None:
     """Play many games between bots and report statistics as means with standard errors.
 
@@ -126,7 +123,6 @@ def simulate(
             "backend": Backend(backend.strip().lower(), workers, address),
             "out": out,
             "chunk": chunk,
-            "stop_after": stop_after,
         }
         report = run_with_progress(run_simulate, args, "simulating", games, progress)
     show(report, as_json, print_simulation)
