@@ -10,12 +10,28 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import get_args
 
 import pytest
+import typer
+from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.models import OptionInfo
 from typer.testing import CliRunner, Result
 
 from hisss import __version__
 from hisss.cli import app
+from hisss.cli.options import (
+    AddressOption,
+    BackendOption,
+    DeckOption,
+    JsonOption,
+    PlayersOption,
+    ProgressOption,
+    RulesOption,
+    SeedOption,
+    SetOption,
+    WorkersOption,
+)
 from hisss.record import load_record, replay
 from hisss.sim.stats import CORE_STATS
 
@@ -90,6 +106,81 @@ def test_command_help(command: str, options: list[str]) -> None:
 def test_no_arguments_shows_help() -> None:
     result = _run()
     assert "simulate" in result.output
+
+
+#: The commands in the order ``hisss --help`` lists them.
+COMMANDS = [
+    "simulate", "tournament", "bench", "movetimes", "analyze", "replay", "play", "serve", "loadtest"
+]  # fmt: skip
+
+#: Each shared option of :mod:`hisss.cli.options` and the commands that take it.
+SHARED_OPTIONS: dict[str, tuple[object, set[str]]] = {
+    "--players": (PlayersOption, {"simulate", "tournament", "bench", "movetimes"}),
+    "--rules": (RulesOption, {"simulate", "tournament", "bench", "movetimes", "play"}),
+    "--set": (SetOption, {"simulate", "tournament", "bench", "movetimes", "play"}),
+    "--deck": (DeckOption, {"simulate", "tournament", "bench", "movetimes", "play"}),
+    "--seed": (SeedOption, {"simulate", "tournament"}),
+    "--json": (JsonOption, {"simulate", "tournament", "bench", "movetimes"}),
+    "--progress": (ProgressOption, {"simulate", "tournament"}),
+    "--workers": (WorkersOption, {"simulate", "tournament"}),
+    "--backend": (BackendOption, {"simulate", "tournament"}),
+    "--address": (AddressOption, {"simulate", "tournament"}),
+}
+
+#: Options with the flag of a shared option that mean something else in that command.
+OWN_MEANING = {
+    ("play", "--players"),  # the seats by name
+    ("play", "--seed"),  # of one deal, random by default
+    ("movetimes", "--seed"),  # of the timed games
+    ("loadtest", "--seed"),  # of the players' choices
+    ("loadtest", "--json"),  # the figures, on one line
+}
+
+
+def _commands() -> dict[str, TyperCommand]:
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    return {name: c for name, c in group.commands.items() if isinstance(c, TyperCommand)}
+
+
+def _options(command: TyperCommand) -> list[TyperOption]:
+    return [p for p in command.params if isinstance(p, TyperOption) and not p.hidden]
+
+
+def test_every_command_is_listed_and_explains_its_options() -> None:
+    commands = _commands()
+    assert list(commands) == COMMANDS
+    listing = _run("--help").stdout
+    assert [line.split()[0] for line in listing.split("Commands:\n")[1].splitlines()] == COMMANDS
+    for name, command in commands.items():
+        result = _run(name, "--help")
+        assert result.exit_code == 0, result.output
+        assert result.stdout.startswith(f"Usage: hisss {name} "), result.stdout
+        assert command.help and " ".join(command.help.split()[:3]) in result.stdout
+        for option in _options(command):
+            assert option.help, (name, option.opts)
+            for flag in (*option.opts, *option.secondary_opts):
+                assert flag in result.stdout, (name, flag)
+
+
+@pytest.mark.parametrize("flag", list(SHARED_OPTIONS))
+def test_shared_options_read_the_same_everywhere(flag: str) -> None:
+    alias, expected = SHARED_OPTIONS[flag]
+    info = get_args(alias)[1]
+    assert isinstance(info, OptionInfo)
+    # in an Annotated option the first flag stands where the default would
+    flags = [info.default, *(info.param_decls or ())]
+    decls = sorted(d for decl in flags if isinstance(decl, str) for d in decl.split("/"))
+    assert flag in decls
+    taking = set()
+    for name, command in _commands().items():
+        for option in _options(command):
+            if flag not in option.opts or (name, flag) in OWN_MEANING:
+                continue
+            taking.add(name)
+            assert sorted((*option.opts, *option.secondary_opts)) == decls, name
+            assert (option.help, option.metavar) == (info.help, info.metavar), name
+    assert taking == expected
 
 
 # ---------------------------------------------------------------------- simulate

@@ -3,8 +3,8 @@
 The same seed must give the same ``--json`` output, and the same results file, byte for byte,
 whether the games run in this process, on two local worker processes or on a local Ray instance
 with 2 CPUs (started once for the module: it costs seconds and hundreds of megabytes). An
-interrupted run (stopped by the ``--stop-after`` hook, with a torn last line added as a killed
-process would leave it) must resume to exactly the file of an uninterrupted run.
+interrupted run must resume to exactly the file of an uninterrupted run: the real program
+stopped part way, and results files cut as an interrupted run leaves them.
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ import json
 import logging
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -27,7 +30,7 @@ from rich.progress import Progress
 from typer.testing import CliRunner, Result
 
 from hisss.cli import app
-from hisss.cli.app import _RateColumn
+from hisss.cli.progress import RateColumn
 from hisss.core import ConfigError, get_rules
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.results import header_line, open_results
@@ -113,32 +116,83 @@ def test_tournament_same_output_on_every_backend(ray_local: None) -> None:
     assert json.loads(outputs[0])["games"] == 90
 
 
-@pytest.mark.parametrize(
-    "run",
-    [
-        ["-n", "300", "-p", "2", "-s", "5", "--chunk", "40"],
-        ["--fast", "-n", "3000", "-p", "3", "-s", "5", "--chunk", "400", "-b", "greedy"],
-    ],
-    ids=["engine", "fast"],
-)
-def test_interrupted_run_resumes_to_the_same_file(tmp_path: Path, run: list[str]) -> None:
+#: A run to resume, on the engine and on the fast path, in tasks of a few games.
+RESUMED = [
+    ["-n", "300", "-p", "2", "-s", "5", "--chunk", "40"],
+    ["--fast", "-n", "3000", "-p", "3", "-s", "5", "--chunk", "400", "-b", "greedy"],
+]
+
+
+@pytest.mark.parametrize("run", RESUMED, ids=["engine", "fast"])
+def test_partial_results_file_resumes_to_the_same_file(tmp_path: Path, run: list[str]) -> None:
     whole = tmp_path / "whole.jsonl"
     expected = _ok(_run("simulate", *run, "--json", "--out", str(whole)))
+    lines = whole.read_bytes().splitlines(keepends=True)
+    half = len(lines) // 2
+    # what an interrupted run leaves: the header (or part of it), then some whole games, then
+    # perhaps part of the next line, as a process killed while writing leaves it
+    cuts = [
+        lines[0][:12],
+        lines[0],
+        b"".join(lines[:2]),
+        b"".join(lines[:half]) + lines[half][:25],
+        b"".join(lines[:-1]) + lines[-1][:-1],
+    ]
     part = tmp_path / "part.jsonl"
-    stopped = _run("simulate", *run, "--json", "--out", str(part), "--stop-after", "2")
-    assert stopped.exit_code == 2 and stopped.stdout == ""
-    assert "run the same command again to resume" in stopped.stderr
-    done = len(part.read_bytes().splitlines()) - 1
-    chunk = int(run[run.index("--chunk") + 1])
-    assert done == 2 * chunk
-    # a process killed while writing leaves part of a line behind
-    with part.open("ab") as file:
-        file.write(whole.read_bytes().splitlines(keepends=True)[done + 1][:25])
-    resumed = _ok(_run("simulate", *run, "--json", "--out", str(part), "--workers", "2"))
-    assert resumed == expected
-    assert part.read_bytes() == whole.read_bytes()
+    for k, cut in enumerate(cuts):
+        part.write_bytes(cut)
+        workers = str(1 + k % 2)
+        resumed = _ok(_run("simulate", *run, "--json", "--out", str(part), "--workers", workers))
+        assert resumed == expected, k
+        assert part.read_bytes() == whole.read_bytes(), k
     # a finished run asked again reads its file back and changes nothing
     assert _ok(_run("simulate", *run, "--json", "--out", str(part))) == expected
+    assert part.read_bytes() == whole.read_bytes()
+
+
+def _games_in(path: Path) -> int:
+    """The complete games of a results file: its whole lines after the header."""
+    return max(0, path.read_bytes().count(b"\n") - 1) if path.exists() else 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
+def test_stopped_program_resumes_to_the_same_file(tmp_path: Path, sig: signal.Signals) -> None:
+    """The real program stopped part way through a results file (Ctrl-C, or killed outright)
+    resumes to the file and report of a run that was never stopped."""
+    part = tmp_path / "part.jsonl"
+    run = ["-p", "2", "-s", "5", "--chunk", "40"]
+    # far more games than it plays before it is stopped; Python's own Ctrl-C handling even when
+    # this test runs with SIGINT ignored, as background jobs are
+    program = (
+        "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "from hisss.cli import main; main()"
+    )
+    args = ["simulate", "-n", "1000000", *run, "--json", "--out", str(part)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", program, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while _games_in(part) < 80:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no games written"
+            time.sleep(0.01)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0 and out == b""
+    assert b"Traceback" not in err
+    done = _games_in(part)
+    assert 80 <= done < 1000000
+    # resumed with more games than the file holds: the run goes on after them
+    games = str(done + 120)
+    whole = tmp_path / "whole.jsonl"
+    expected = _ok(_run("simulate", "-n", games, *run, "--json", "--out", str(whole)))
+    resumed = _ok(_run("simulate", "-n", games, *run, "--json", "--out", str(part)))
+    assert resumed == expected
     assert part.read_bytes() == whole.read_bytes()
 
 
@@ -216,7 +270,8 @@ def test_help_names_the_new_options() -> None:
     simulate = _ok(_run("simulate", "--help"))
     for option in ("--fast", "--workers", "--backend", "--address", "--out", "--chunk"):
         assert option in simulate
-    assert "--stop-after" not in simulate  # a test hook, hidden
+    gone = _run("simulate", "-n", "5", "--stop-after", "2")  # no test hook in the program
+    assert gone.exit_code == 2 and "No such option: --stop-after" in gone.stderr
     tournament = _ok(_run("tournament", "--help"))
     for option in ("--workers", "--backend", "--address"):
         assert option in tournament
@@ -225,7 +280,7 @@ def test_help_names_the_new_options() -> None:
 
 
 def test_progress_bar_shows_the_rate() -> None:
-    column = _RateColumn()
+    column = RateColumn()
     with Progress(column, console=Console(file=io.StringIO())) as bar:
         task = bar.add_task("games", total=100)
         assert column.render(bar.tasks[0]).plain == "- games/s"

@@ -1,7 +1,7 @@
 """The ``hisss`` command line (a Typer application); :func:`main` is the console script.
 
-Run ``hisss --help`` for the commands: ``simulate``, ``tournament``, ``bench``, ``replay``,
-``movetimes`` and ``serve``.
+Run ``hisss --help`` for the commands: ``simulate``, ``tournament``, ``bench``, ``movetimes``,
+``analyze``, ``replay``, ``play``, ``serve`` and ``loadtest``.
 """
 
 from hisss.cli.app import app, main

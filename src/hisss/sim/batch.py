@@ -47,10 +47,6 @@ MAX_CHUNK = {"engine": 1000, "fast": 50_000}
 CHUNKS_PER_WORKER = 8
 
 
-class RunStoppedError(HisssError):
-    """A run stopped on purpose before its end (the ``stop_after`` test hook); it can resume."""
-
-
 @dataclass(frozen=True, slots=True)
 class SimSpec:
     """What every worker needs to play any game of a run (small and picklable)."""
@@ -276,7 +272,6 @@ def simulate(
     backend: Backend | None = None,
     out: str | Path | None = None,
     chunk: int | None = None,
-    stop_after: int | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games and return the run's settings and statistics (see the module doc).
 
@@ -289,8 +284,7 @@ def simulate(
     after every turn). With ``out`` every game is streamed to a results file, resumed when it
     holds part of this run. ``chunk`` is the number of games per task (default: from the run's
     size and the workers); the results do not depend on it. ``progress`` is called with (games
-    done, games), after each game in this process or each task on workers. ``stop_after`` stops
-    the run with :class:`RunStoppedError` after that many tasks (a test hook for resuming).
+    done, games), after each game in this process or each task on workers.
     Raises :class:`~hisss.core.ConfigError` for a bad number of games, players or bots, a bot the
     fast path does not play, or a results file of another run.
     """
@@ -307,8 +301,6 @@ def simulate(
     made = _seat_bots(SimSpec(players, seed, rules, deck, seats))  # an unknown name fails here
     if chunk is not None:
         chunk = _whole(chunk, "the games per task", 1)
-    if stop_after is not None:
-        stop_after = _whole(stop_after, "stop_after", 1)
     backend = backend if backend is not None else Backend()
     if engine == "fast":
         if record_dir is not None:
@@ -366,17 +358,12 @@ def simulate(
             )
         else:
             results = run_ordered(play_chunk, [(spec, a, b) for a, b in tasks], backend)
-        for index, ((_, last), result) in enumerate(zip(tasks, results, strict=True), start=1):
+        for (_, last), result in zip(tasks, results, strict=True):
             stats.merge(result.stats)
             if writer is not None:
                 writer.write(result.data)
             if progress is not None and not per_game:
                 progress(last, games)
-            if stop_after is not None and index >= stop_after and last < games:
-                raise RunStoppedError(
-                    f"stopped after game {last} of {games} as asked; "
-                    "run the same command again to resume"
-                )
     finally:
         if writer is not None:
             writer.close()
@@ -408,7 +395,6 @@ def _per_game(progress: Progress | None, before: int, games: int) -> Callable[[i
 __all__ = [
     "ENGINES",
     "ChunkResult",
-    "RunStoppedError",
     "SimSpec",
     "chunk_ranges",
     "fast_lines",

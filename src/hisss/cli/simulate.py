@@ -1,0 +1,199 @@
+"""The commands that play bot games for figures: ``simulate``, ``bench`` and ``movetimes``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from hisss.bots import BOT_NAMES, make_bot, make_bots
+from hisss.cli.options import (
+    AddressOption,
+    BackendOption,
+    DeckOption,
+    JsonOption,
+    PlayersOption,
+    ProgressOption,
+    RulesOption,
+    SeedOption,
+    SetOption,
+    WorkersOption,
+    checked_rules,
+)
+from hisss.cli.output import errors, show
+from hisss.cli.progress import run_with_progress
+from hisss.cli.render import print_bench, print_move_times, print_simulation
+from hisss.core import ConfigError
+from hisss.record import resolve_deck
+from hisss.sim import bench as run_bench
+from hisss.sim import simulate as run_simulate
+from hisss.sim.bench import DEFAULT_SECONDS
+from hisss.sim.executor import Backend
+from hisss.sim.movetimes import move_times
+
+
+def simulate(
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Number of games to play.")
+    ] = 1000,
+    players: PlayersOption = 2,
+    seed: SeedOption = 0,
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="BOT[,BOT...]",
+            help=f"One bot for every seat, or one per seat separated by commas "
+            f"(known: {', '.join(BOT_NAMES)}).",
+        ),
+    ] = "random",
+    as_json: JsonOption = False,
+    record_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--record-dir",
+            metavar="DIR",
+            help="Write each game's record to this directory (game-000001.json, ...).",
+            file_okay=False,
+        ),
+    ] = None,
+    snapshots: Annotated[
+        bool,
+        typer.Option(
+            "--snapshots", help="With --record-dir: store the table and pits after every turn."
+        ),
+    ] = False,
+    progress: ProgressOption = None,
+    fast: Annotated[
+        bool,
+        typer.Option(
+            "--fast",
+            help="Play through the compiled kernel (random and greedy bots; pip install "
+            "'hisss[dist]'): the same statistics as the engine, many times faster.",
+        ),
+    ] = False,
+    workers: WorkersOption = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="Stream every game to FILE as JSON lines (a header line, then one line per "
+            "game). If FILE holds part of this same run, the run resumes after its last game.",
+            dir_okay=False,
+        ),
+    ] = None,
+    chunk: Annotated[
+        int | None,
+        typer.Option(
+            "--chunk",
+            metavar="N",
+            help="Games per task (default: from the run's size and --workers); the output does "
+            "not depend on it.",
+        ),
+    ] = None,
+) -> None:
+    """Play many games between bots and report statistics as means with standard errors.
+
+    Game k of a run is dealt and played from a seed derived from --seed and k, so the same
+    arguments always print the same output, whatever --workers, --backend or --chunk.
+    """
+    with errors():
+        rule_set = checked_rules(rules, rule_set_options, players)
+        the_deck = resolve_deck(deck)
+        make_bots(bots, players)  # check the names and their number first
+        args: dict[str, Any] = {
+            "games": games,
+            "players": players,
+            "seed": seed,
+            "rules": rule_set,
+            "deck": the_deck,
+            "bots": [n.strip() for n in bots.split(",")],
+            "record_dir": record_dir,
+            "snapshots": snapshots,
+            "engine": "fast" if fast else "engine",
+            "backend": Backend(backend.strip().lower(), workers, address),
+            "out": out,
+            "chunk": chunk,
+        }
+        report = run_with_progress(run_simulate, args, "simulating", games, progress)
+    show(report, as_json, print_simulation)
+
+
+def bench(
+    as_json: JsonOption = False,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            "--seconds", "-t", metavar="S", help="How long to play random games.", min=0.01
+        ),
+    ] = DEFAULT_SECONDS,
+    players: PlayersOption = 2,
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
+    fast: Annotated[
+        bool,
+        typer.Option(
+            "--fast/--no-fast",
+            help="Also measure the compiled kernel (fast_games_per_second; needs numba).",
+        ),
+    ] = True,
+) -> None:
+    """Measure the engine's random-play throughput on one core.
+
+    Plays uniformly random games for a few seconds, each to its end, then times legal_actions(),
+    copy(), push() and undo() on positions from real games. A deck with no turns (one card) shows
+    "-" for the figures it cannot give. The compiled kernel (simulate --fast) is measured for the
+    same time, its compile time apart. Figures vary with the machine and the moment.
+    """
+    with errors():
+        rule_set = checked_rules(rules, rule_set_options, players)
+        the_deck = resolve_deck(deck)
+        figures = run_bench(seconds, players, rule_set, the_deck, fast=fast)
+    show(figures, as_json, print_bench)
+
+
+def movetimes(
+    bot: Annotated[
+        str, typer.Argument(metavar="BOT", help="A bot or level name, e.g. expert or hard.")
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", metavar="N", help="Games to time the bot over.")
+    ] = 20,
+    players: PlayersOption = 2,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar="S", help="Seed of the games.")] = 0,
+    opponent: Annotated[
+        str,
+        typer.Option(
+            "--opponent", "-o", metavar="BOT", help="The bot in the other seats (default greedy)."
+        ),
+    ] = "greedy",
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
+    as_json: JsonOption = False,
+) -> None:
+    """Time a bot's decisions over real games: median, 90th and 99th percentile, worst, mean.
+
+    The bot sits in a different seat each game against the --opponent bot. Decisions with a single
+    legal placement are free; the "with a choice" row shows the bot's thinking.
+    """
+    with errors():
+        rule_set = checked_rules(rules, rule_set_options, players)
+        if games < 1:
+            raise ConfigError(f"games must be a whole number of at least 1, not {games}")
+        the_deck = resolve_deck(deck)
+        others = [make_bot(opponent) for _ in range(players - 1)]
+        figures = move_times(
+            make_bot(bot), games, players, seed, opponents=others, rules=rule_set, deck=the_deck
+        )
+    show(figures, as_json, print_move_times)
