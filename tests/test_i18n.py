@@ -239,6 +239,7 @@ def test_explain_needs_a_name_per_seat() -> None:
 ALLOWED = {
     "__future__",
     "json",
+    "re",
     "string",
     "collections.abc",
     "dataclasses",

@@ -79,7 +79,7 @@ def step(record: GameRecord, number: object) -> dict[str, Any]:
             "claimed": claimed,
             "hisss": claimed is not None,
         }
-    view = state_view(state, number, steps, event)
+    view = state_view(state, number, steps, event, record.seats)
     view["seats"] = list(record.seats)
     view["to_move"] = None if state.is_terminal() else state.to_move + 1
     return view
