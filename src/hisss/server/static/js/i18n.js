@@ -55,7 +55,9 @@ function message(key) {
 }
 
 function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole,
+  );
 }
 
 /** The text of `key` with {placeholders} filled from `params`. */
