@@ -32,6 +32,7 @@ from hisss.cli.options import (
     SetOption,
     WorkersOption,
 )
+from hisss.i18n import explain_result, get_catalog
 from hisss.record import load_record, replay
 from hisss.sim.stats import CORE_STATS
 
@@ -378,7 +379,9 @@ def test_replay_prints_the_game(record_file: Path) -> None:
     assert turns[0] == f"turn 1: seat 1 draws {first.card}, plays {first.action}"
     assert sum(1 for line in lines if line.strip().startswith("table")) == 49
     state = replay(record)
-    assert f"result: {state.result().explain()}" in lines
+    names = [f"seat {s + 1}" for s in range(state.players)]
+    explained = explain_result(state.result(), state.rules, names, get_catalog("en"))
+    assert f"result: {explained}" in lines
     cards = " · ".join(f"seat {s + 1}: {n}" for s, n in enumerate(state.result().cards))
     assert f"cards per seat: {cards}" in lines
     hisss = sum(1 for line in lines if "Hisss!" in line)
@@ -410,7 +413,9 @@ def test_replay_finished_game_with_no_turns(tmp_path: Path, quiet: list[str]) ->
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert "final position after 0 turns:" in lines and "    table  1: H:red" in lines
-    assert f"result: {replay(load_record(file)).result().explain()}" in lines
+    final = replay(load_record(file))
+    explained = explain_result(final.result(), final.rules, ["seat 1", "seat 2"], get_catalog("en"))
+    assert f"result: {explained}" in lines
     assert "left on the table: 1 snake, 1 card" in lines
     assert not any(line.startswith("unfinished") for line in lines)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from hisss.core import (
@@ -11,6 +13,7 @@ from hisss.core import (
     ActionKind,
     Colour,
     ConfigError,
+    DecidedBy,
     End,
     IllegalActionError,
     IllegalDrawError,
@@ -23,9 +26,10 @@ from hisss.core import (
     new_game,
     parse_action,
     parse_card,
+    parse_snake,
+    score,
 )
 from hisss.core import actions as actions_module
-from hisss.core.scoring import Result
 
 
 def test_new_game_takes_preset_and_deck_names() -> None:
@@ -123,15 +127,28 @@ def test_parsing_does_not_grow_the_action_cache() -> None:
     assert parse_action("new") is NEW
 
 
-def test_explain_reads_as_a_sentence() -> None:
-    def result(winners: tuple[int, ...], decided_by: str) -> Result:
-        return Result((1, 2), (1, 1), (1, 2), winners, decided_by)
+@pytest.mark.parametrize(
+    ("scoring", "measures"),
+    [
+        (Scoring.CARDS, ("cards", "longest")),
+        (Scoring.FIRST_TO, ("cards", "longest")),
+        (Scoring.SNAKES, ("snakes", "longest")),
+        (Scoring.LONGEST, ("longest", "cards")),
+    ],
+)
+def test_each_scoring_names_its_measure_and_tie_break(
+    scoring: Scoring, measures: tuple[str, str]
+) -> None:
+    assert scoring.measures == measures
+    assert all(isinstance(m, DecidedBy) for m in scoring.measures)
 
-    assert result((1,), "cards").explain() == "seat 2 wins with the most cards"
-    assert result((0,), "target").explain() == (
-        "seat 1 wins by reaching the target number of cards first"
-    )
-    assert (
-        result((0, 1), "shared").explain()
-        == "seat 1 and seat 2 share the win: tied on every measure"
-    )
+
+def test_decided_by_is_an_enum_written_as_its_notation() -> None:
+    six = parse_snake("H:red M:red-orange M:orange-yellow M:yellow-green M:green-blue T:blue")
+    three = parse_snake("H:red M:red-orange T:orange")
+    result = score([[six], [three, three]], Rules())  # 6 cards each: the longest snake decides
+    assert result.decided_by is DecidedBy.LONGEST
+    assert json.dumps({"decided_by": result.decided_by}) == '{"decided_by": "longest"}'
+    assert [str(d) for d in DecidedBy] == ["cards", "snakes", "longest", "target", "shared"]
+    assert DecidedBy("shared") is DecidedBy.SHARED
+    assert score([[three], [three]], Rules()).decided_by is DecidedBy.SHARED

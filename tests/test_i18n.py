@@ -5,6 +5,7 @@ is explained for every scoring and tie-break in both languages."""
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,15 +18,18 @@ from hisss.i18n import (
     LANGUAGES,
     PLURAL_FORMS,
     detect_language,
+    explain_everywhere,
     explain_result,
     get_catalog,
     placeholders,
     plural_form,
     read_catalog_data,
     symbol,
+    symbol_path,
 )
 
-I18N = Path(__file__).resolve().parent.parent / "src" / "hisss" / "i18n"
+ROOT = Path(__file__).resolve().parent.parent
+I18N = ROOT / "src" / "hisss" / "i18n"
 
 
 def _message_placeholders(message: Any) -> set[str]:
@@ -96,6 +100,54 @@ def test_symbols_are_distinct_and_shared() -> None:
     symbols = [symbol(c) for c in [*Colour, None]]
     assert len(set(symbols)) == len(symbols)
     assert all(len(s) == 1 and not s.isalnum() for s in symbols)
+    paths = [symbol_path(c) for c in [*Colour, None]]
+    assert len(set(paths)) == len(paths)
+    for path in paths:
+        assert re.fullmatch(r"M[0-9. ]+(?:[LHVA][0-9. ]+)+Z", path), path
+        numbers = [float(n) for n in re.findall(r"[0-9.]+", path)]
+        assert all(0 <= n <= 12 for n in numbers), path  # inside the 12 by 12 box
+
+
+def test_the_colour_table_of_the_docs_is_the_catalogs() -> None:
+    """docs/play.md shows each colour's letters and symbol: they are the catalogs'."""
+    text = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    section = text.split("## Colours for colour-blind players", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split("|") for line in section.splitlines() if line.startswith("| ")]
+    en, pl = get_catalog("en"), get_catalog("pl")
+    documented = {
+        row[0].strip().split(" ")[0]: [cell.strip() for cell in row[1:]] for row in rows[2:]
+    }
+    expected = {
+        en.colour_name(c): [
+            en.colour_letter(c),
+            f"{pl.colour_letter(c)} ({pl.colour_name(c)})",
+            symbol(c),
+        ]
+        for c in [*Colour, None]
+    }
+    assert documented == expected
+
+
+def test_default_seat_names_are_said_in_each_language() -> None:
+    en, pl = get_catalog("en"), get_catalog("pl")
+    assert pl.seat_name("Bot 12 (expert)") == "Bot 12 (ekspert)"
+    assert pl.seat_name("Player 2") == "Gracz 2"
+    assert en.seat_name("Player 2") == "Player 2"
+    for name in ("Bot 2 (wizard)", "Player two", "Bot 2 (medium) ", "Ala", "player 2"):
+        assert pl.seat_name(name) == name
+
+
+def test_a_result_is_explained_in_every_language() -> None:
+    rules = Rules()
+    result = score([[SIX], [THREE, THREE], []], rules)
+    names = ["Ala", "Player 2", "Bot 3 (gentle)"]
+    explained = explain_everywhere(result, rules, names)
+    assert set(explained) == set(LANGUAGES)
+    assert explained["en"] == explain_result(result, rules, names, get_catalog("en"))
+    assert explained["pl"] == (
+        "Ala i Gracz 2 mają tyle samo kart (6); dogrywkę wygrywa Ala dzięki najdłuższemu wężowi "
+        "(kart: 6)."
+    )
 
 
 def test_polish_names() -> None:
@@ -239,6 +291,7 @@ def test_explain_needs_a_name_per_seat() -> None:
 ALLOWED = {
     "__future__",
     "json",
+    "re",
     "string",
     "collections.abc",
     "dataclasses",

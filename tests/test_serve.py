@@ -175,7 +175,8 @@ def test_the_protocol_example_client_plays_a_whole_game(tmp_path: Path) -> None:
             check=False,
         )
         assert proc.returncode == 0, proc.stderr
-        assert re.fullmatch(r"seat \d( and seat \d)? (wins|share).*\n", proc.stdout), proc.stdout
+        sentence = r"(Bot 1 \(medium\)|hard client|Nobody) .*\b(wins|share the win)\b.*\n"
+        assert re.fullmatch(sentence, proc.stdout), proc.stdout
         assert "refused" not in proc.stderr
         summary = server.request("GET", f"/api/games/{game['id']}")
         assert summary["status"] == "finished"

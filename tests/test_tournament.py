@@ -24,6 +24,7 @@ from hisss.core import (
     RAINBOW,
     Action,
     ConfigError,
+    DecidedBy,
     Deck,
     HisssError,
     Rules,
@@ -398,18 +399,22 @@ def test_openskill_ratings_rank_the_stronger_bot_first() -> None:
 )
 def test_placements_follow_the_scoring(scoring: Scoring, expected: tuple[int, ...]) -> None:
     result = GameResult(
-        cards=(6, 9, 4, 6), snakes=(1, 3, 2, 1), longest=(6, 5, 4, 4), winners=(1,), decided_by="x"
+        cards=(6, 9, 4, 6),
+        snakes=(1, 3, 2, 1),
+        longest=(6, 5, 4, 4),
+        winners=(1,),
+        decided_by=DecidedBy.CARDS,
     )
     assert placements(result, Rules(scoring=scoring)) == expected
 
 
 def test_placements_tie_and_skip() -> None:
-    result = GameResult((2, 7, 2, 2, 0), (1, 2, 1, 1, 0), (2, 4, 2, 2, 0), (1,), "cards")
+    result = GameResult((2, 7, 2, 2, 0), (1, 2, 1, 1, 0), (2, 4, 2, 2, 0), (1,), DecidedBy.CARDS)
     assert placements(result, CLASSIC) == (1, 0, 1, 1, 4)
 
 
 def test_placements_share_first_place_among_winners() -> None:
-    result = GameResult((4, 4, 1), (1, 1, 1), (4, 4, 1), (0, 1), "shared")
+    result = GameResult((4, 4, 1), (1, 1, 1), (4, 4, 1), (0, 1), DecidedBy.SHARED)
     assert placements(result, CLASSIC) == (0, 0, 2)  # two seats above the third
 
 

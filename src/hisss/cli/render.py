@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from hisss.core import Result, Snake, State
+from hisss.i18n import explain_result, get_catalog
 from hisss.record import GameRecord, replay, replay_steps
 from hisss.sim.stats import describe_stat
 
@@ -143,8 +144,9 @@ def _claims(before: tuple[tuple[Snake, ...], ...], after: State) -> list[str]:
 def _result_lines(result: Result, state: State) -> list[str]:
     seats = range(len(result.cards))
     left = sum(len(s.cards) for s in state.table)
+    names = [f"seat {s + 1}" for s in seats]
     return [
-        f"result: {result.explain()}",
+        f"result: {explain_result(result, state.rules, names, get_catalog('en'))}",
         "cards per seat: " + " · ".join(f"seat {s + 1}: {result.cards[s]}" for s in seats),
         "snakes per seat: " + " · ".join(f"seat {s + 1}: {result.snakes[s]}" for s in seats),
         "longest snake per seat: "

@@ -15,7 +15,7 @@ from hisss.core.errors import (
     IllegalDrawError,
     NotationError,
 )
-from hisss.core.rules import PRESETS, JoinClaim, Rules, Scoring, get_rules
+from hisss.core.rules import PRESETS, DecidedBy, JoinClaim, Rules, Scoring, get_rules
 from hisss.core.scoring import Result, score
 from hisss.core.snake import Snake, parse_snake
 from hisss.core.state import Placement, State, deal, new_game
@@ -35,6 +35,7 @@ __all__ = [
     "CardKind",
     "Colour",
     "ConfigError",
+    "DecidedBy",
     "Deck",
     "DeckError",
     "End",

@@ -4,12 +4,14 @@
 <JoinClaim.ALWAYS: 'always'>
 >>> Rules().scoring
 <Scoring.CARDS: 'cards'>
+>>> [str(m) for m in Scoring.LONGEST.measures]
+['longest', 'cards']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from hisss.core.errors import ConfigError, show
@@ -29,6 +31,23 @@ class JoinClaim(Enum):
     ALWAYS = "always"
 
 
+class DecidedBy(StrEnum):
+    """What settled the winner of a game: a measure, the target, or nothing (a shared win).
+
+    The values are the notation of records and messages (``Result.decided_by``)."""
+
+    #: The most cards in the pit.
+    CARDS = "cards"
+    #: The most snakes in the pit.
+    SNAKES = "snakes"
+    #: The longest single snake.
+    LONGEST = "longest"
+    #: The only player to reach the target of ``Scoring.FIRST_TO``.
+    TARGET = "target"
+    #: A tie on every measure: the tied players share the win.
+    SHARED = "shared"
+
+
 class Scoring(Enum):
     """How the winner is found."""
 
@@ -40,6 +59,15 @@ class Scoring(Enum):
     LONGEST = "longest"
     #: The first player to hold ``target`` cards ends the game and wins; if nobody does, as CARDS.
     FIRST_TO = "first-to"
+
+    @property
+    def measures(self) -> tuple[DecidedBy, DecidedBy]:
+        """The measure that decides first under this scoring, then the tie-break after it."""
+        if self is Scoring.SNAKES:
+            return (DecidedBy.SNAKES, DecidedBy.LONGEST)
+        if self is Scoring.LONGEST:
+            return (DecidedBy.LONGEST, DecidedBy.CARDS)
+        return (DecidedBy.CARDS, DecidedBy.LONGEST)  # CARDS, and FIRST_TO when nobody reached it
 
 
 @dataclass(frozen=True, slots=True)

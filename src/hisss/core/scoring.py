@@ -10,7 +10,7 @@ first measure (see :class:`~hisss.core.rules.Scoring`).
 >>> b = parse_snake("H:blue M:blue-purple M:purple-red T:red")
 >>> r = score(((a, a), (b,)), Rules())
 >>> r.cards, r.winners, r.decided_by
-((6, 4), (0,), 'cards')
+((6, 4), (0,), <DecidedBy.CARDS: 'cards'>)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hisss.core.rules import Rules, Scoring
+from hisss.core.rules import DecidedBy, Rules, Scoring
 from hisss.core.snake import Snake
 
 
@@ -36,25 +36,26 @@ class Result:
     winners: tuple[int, ...]
     #: What settled the winner: the scoring's measure (``cards``, ``snakes``, ``longest``,
     #: ``target``), a tie-break (``longest``, ``cards``), or ``shared`` when a tie remained.
-    decided_by: str
+    decided_by: DecidedBy
 
     @property
     def is_shared(self) -> bool:
         """True when more than one seat wins."""
         return len(self.winners) > 1
 
-    def explain(self) -> str:
-        """One sentence on how the game was decided."""
-        seats = " and ".join(f"seat {w + 1}" for w in self.winners)
-        reasons = {
-            "cards": "with the most cards",
-            "snakes": "with the most snakes",
-            "longest": "with the longest snake",
-            "target": "by reaching the target number of cards first",
-        }
-        if self.decided_by == "shared":
-            return f"{seats} share the win: tied on every measure"
-        return f"{seats} wins {reasons[self.decided_by]}"
+    def measure(self, measure: DecidedBy) -> tuple[int, ...]:
+        """Each seat's value of a measure: ``cards``, ``snakes`` or ``longest``.
+
+        >>> Result((6, 4), (2, 1), (3, 4), (0,), DecidedBy.CARDS).measure(DecidedBy.LONGEST)
+        (3, 4)
+        """
+        if measure is DecidedBy.CARDS:
+            return self.cards
+        if measure is DecidedBy.SNAKES:
+            return self.snakes
+        if measure is DecidedBy.LONGEST:
+            return self.longest
+        raise ValueError(f"{measure!s} is not a measure of the seats")
 
 
 def _tied_best(seats: Sequence[int], measure: Sequence[int]) -> list[int]:
@@ -71,16 +72,11 @@ def score(pits: Sequence[Sequence[Snake]], rules: Rules) -> Result:
     if rules.scoring is Scoring.FIRST_TO:
         reached = [s for s in seats if cards[s] >= rules.target]
         if len(reached) == 1:
-            return Result(cards, snakes, longest, (reached[0],), "target")
-    order = {
-        Scoring.CARDS: (("cards", cards), ("longest", longest)),
-        Scoring.FIRST_TO: (("cards", cards), ("longest", longest)),
-        Scoring.SNAKES: (("snakes", snakes), ("longest", longest)),
-        Scoring.LONGEST: (("longest", longest), ("cards", cards)),
-    }[rules.scoring]
+            return Result(cards, snakes, longest, (reached[0],), DecidedBy.TARGET)
+    values = {DecidedBy.CARDS: cards, DecidedBy.SNAKES: snakes, DecidedBy.LONGEST: longest}
     tied = seats
-    for name, measure in order:
-        tied = _tied_best(tied, measure)
+    for measure in rules.scoring.measures:
+        tied = _tied_best(tied, values[measure])
         if len(tied) == 1:
-            return Result(cards, snakes, longest, (tied[0],), name)
-    return Result(cards, snakes, longest, tuple(tied), "shared")
+            return Result(cards, snakes, longest, (tied[0],), measure)
+    return Result(cards, snakes, longest, tuple(tied), DecidedBy.SHARED)

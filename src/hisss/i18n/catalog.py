@@ -9,8 +9,10 @@ Each language has one JSON file in this package (``en.json``, ``pl.json``) with 
 * ``messages``: each message by key. A message is a text with ``{placeholders}``, a table of plural
   forms (``one``/``other`` in English; ``one``/``few``/``many`` in Polish) or a list of lines.
 
-``symbols.json`` holds one symbol per colour, shared by every language. The data is plain JSON so
-that a web page can use the same files.
+``symbols.json`` holds one symbol per colour, shared by every language: its ``glyph`` (the
+character the terminal shows) and its ``path`` (the same shape as SVG path data in a 12 by 12 box,
+which the browser draws). :func:`web_catalog` gives a language's catalog with the symbols, as the
+server sends it to the browser: both front ends read the same data.
 
 >>> from hisss.core import parse_card
 >>> en, pl = get_catalog("en"), get_catalog("pl")
@@ -29,6 +31,7 @@ that a web page can use the same files.
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -93,7 +96,7 @@ class Catalog:
     """The text of one language; build it with :func:`get_catalog`."""
 
     language: str
-    #: The language's own name (``English``, ``polski``).
+    #: The language's own name (``English``, ``Polski``).
     language_name: str
     colours: Mapping[str, Mapping[str, str]]
     kinds: Mapping[str, str]
@@ -161,6 +164,27 @@ class Catalog:
         rest = self.text("names.separator").join(names[:-1])
         return self.text("names.many", rest=rest, last=names[-1])
 
+    def seat_name(self, name: str) -> str:
+        """A seat's name in this language. The names the server gives unnamed seats, written as
+        the English ``seat.bot_numbered`` and ``seat.player_numbered`` ("Bot 2 (medium)",
+        "Player 3"), are translated; any other name is kept as it is.
+
+        >>> pl = get_catalog("pl")
+        >>> pl.seat_name("Bot 2 (medium)"), pl.seat_name("Player 3"), pl.seat_name("Ala")
+        ('Bot 2 (średni)', 'Gracz 3', 'Ala')
+        """
+        for key, pattern in _default_names():
+            match = pattern.fullmatch(name)
+            if match is None:
+                continue
+            level = match.groupdict().get("level")
+            if level is None:
+                return self.text(key, number=match["number"])
+            if self.has(f"level.{level}"):
+                level_name = self.text(f"level.{level}")
+                return self.text(key, number=match["number"], level=level_name)
+        return name
+
 
 def _fill(key: str, message: str, values: Mapping[str, object]) -> str:
     try:
@@ -169,20 +193,56 @@ def _fill(key: str, message: str, values: Mapping[str, object]) -> str:
         raise ConfigError(f"message {key!r} needs a value for {{{exc.args[0]}}}") from None
 
 
+@cache
+def _default_names() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The patterns of the English default seat names, with the key of each."""
+    english = get_catalog(DEFAULT_LANGUAGE)
+    out = []
+    for key in ("seat.bot_numbered", "seat.player_numbered"):
+        pattern = re.escape(english.text(key, number="{number}", level="{level}"))
+        pattern = pattern.replace(re.escape("{number}"), r"(?P<number>[0-9]+)")
+        pattern = pattern.replace(re.escape("{level}"), r"(?P<level>[a-z]+)")
+        out.append((key, re.compile(pattern)))
+    return tuple(out)
+
+
 def symbol(colour: Colour | None) -> str:
     """The symbol that stands for a colour in every language (``None``: the wild colour).
 
     >>> symbol(Colour.RED), symbol(None)
     ('●', '✱')
     """
-    return _symbols()[_colour_key(colour)]
+    return _symbols()[_colour_key(colour)]["glyph"]
+
+
+def symbol_path(colour: Colour | None) -> str:
+    """The shape of a colour's symbol as SVG path data in a 12 by 12 box (what the browser
+    draws where the terminal shows :func:`symbol`)."""
+    return _symbols()[_colour_key(colour)]["path"]
 
 
 @cache
-def _symbols() -> dict[str, str]:
+def _symbols() -> dict[str, dict[str, str]]:
     data = json.loads(resources.files(__package__).joinpath("symbols.json").read_text("utf-8"))
     assert isinstance(data, dict)
     return data
+
+
+def web_catalog(language: str) -> dict[str, Any]:
+    """What the browser needs to speak ``language``: the catalog file's data with the symbols,
+    the language's plural forms and every language's own name (for the language menu).
+
+    >>> data = web_catalog("pl")
+    >>> data["symbols"]["yellow"]["glyph"], data["cards"]["H:wild"], data["languages"]["en"]
+    ('★', 'tęczowa głowa', 'English')
+    """
+    data = read_catalog_data(language)
+    return {
+        **data,
+        "plural_forms": list(PLURAL_FORMS[language]),
+        "languages": {code: read_catalog_data(code)["language_name"] for code in LANGUAGES},
+        "symbols": _symbols(),
+    }
 
 
 def read_catalog_data(language: str) -> dict[str, Any]:
@@ -222,4 +282,6 @@ __all__ = [
     "plural_form",
     "read_catalog_data",
     "symbol",
+    "symbol_path",
+    "web_catalog",
 ]

@@ -20,16 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hisss.core import Result, Rules, Scoring
-from hisss.i18n.catalog import Catalog
-
-#: For each scoring: the measure that decides first, and the tie-break after it.
-MEASURES: dict[Scoring, tuple[str, str]] = {
-    Scoring.CARDS: ("cards", "longest"),
-    Scoring.FIRST_TO: ("cards", "longest"),
-    Scoring.SNAKES: ("snakes", "longest"),
-    Scoring.LONGEST: ("longest", "cards"),
-}
+from hisss.core import DecidedBy, Result, Rules, Scoring
+from hisss.i18n.catalog import LANGUAGES, Catalog, get_catalog
 
 
 def explain_result(result: Result, rules: Rules, names: Sequence[str], catalog: Catalog) -> str:
@@ -41,16 +33,15 @@ def explain_result(result: Result, rules: Rules, names: Sequence[str], catalog: 
     def who(seats: Sequence[int]) -> str:
         return catalog.names([names[s] for s in seats])
 
-    if rules.scoring is Scoring.FIRST_TO and result.decided_by == "target":
+    if rules.scoring is Scoring.FIRST_TO and result.decided_by is DecidedBy.TARGET:
         return catalog.text("explain.win.target", winner=who(result.winners), value=rules.target)
     prefix = ""
     if rules.scoring is Scoring.FIRST_TO:
         prefix = catalog.text("explain.target_missed", target=rules.target) + " "
     if not any(result.cards):
         return prefix + catalog.text("explain.nobody")
-    primary, tiebreak = MEASURES[rules.scoring]
-    measures = {"cards": result.cards, "snakes": result.snakes, "longest": result.longest}
-    first, second = measures[primary], measures[tiebreak]
+    primary, tiebreak = rules.scoring.measures
+    first, second = result.measure(primary), result.measure(tiebreak)
     value = max(first)
     tied = [seat for seat, v in enumerate(first) if v == value]
     winner = result.winners[0]
@@ -74,4 +65,25 @@ def explain_result(result: Result, rules: Rules, names: Sequence[str], catalog: 
     return prefix + sentence
 
 
-__all__ = ["MEASURES", "explain_result"]
+def explain_everywhere(result: Result, rules: Rules, names: Sequence[str]) -> dict[str, str]:
+    """:func:`explain_result` in every language, by language code; each language says the
+    seats' ``names`` its own way (:meth:`~hisss.i18n.Catalog.seat_name`).
+
+    >>> from hisss.core import parse_snake, score
+    >>> three = parse_snake("H:red M:red-orange T:orange")
+    >>> result = score([[three], []], Rules())
+    >>> explained = explain_everywhere(result, Rules(), ["Bot 1 (easy)", "Ola"])
+    >>> for language in ("en", "pl"):
+    ...     print(explained[language])
+    Bot 1 (easy) wins with the most cards (3).
+    Bot 1 (łatwy) wygrywa: najwięcej kart (3).
+    """
+    out = {}
+    for language in LANGUAGES:
+        catalog = get_catalog(language)
+        seats = [catalog.seat_name(name) for name in names]
+        out[language] = explain_result(result, rules, seats, catalog)
+    return out
+
+
+__all__ = ["explain_everywhere", "explain_result"]

@@ -7,7 +7,9 @@ status of its code (:class:`hisss.server.errors.ErrorCode`). The schema is serve
 
 from __future__ import annotations
 
+import hashlib
 import json
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
@@ -17,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from hisss.bots import LEVEL_NAMES
 from hisss.bots.levels import LEVEL_HELP
 from hisss.core import BUILTIN_DECKS, PRESETS, Rules
+from hisss.i18n import LANGUAGES, web_catalog
 from hisss.record import GameRecord, Seat, SeatKind
 from hisss.server import replays
 from hisss.server.errors import ErrorCode, ProtocolError
@@ -52,6 +55,9 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 GameKey = Annotated[str, Path(max_length=64, description="The game's id or its short code.")]
 ReplayKey = Annotated[str, Path(max_length=64, description="The replay's id.")]
+LanguageKey = Annotated[
+    str, Path(max_length=16, description="A language code: " + ", ".join(LANGUAGES) + ".")
+]
 
 
 class SeatRequest(BaseModel):
@@ -134,6 +140,48 @@ async def options(request: Request) -> dict[str, Any]:
             "http_rate_per_second": settings.http_rate_per_second,
         },
     }
+
+
+@cache
+def _catalog_answer(language: str) -> tuple[bytes, str]:
+    """The body of a language's catalog and its entity tag (a digest of the body)."""
+    body = json.dumps(web_catalog(language), ensure_ascii=False, separators=(",", ":"))
+    data = body.encode("utf-8")
+    return data, '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+
+
+def _matches(if_none_match: str | None, etag: str) -> bool:
+    """True when an ``If-None-Match`` header names ``etag`` (or ``*``)."""
+    if not if_none_match:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return etag in tags or "*" in tags
+
+
+@router.get(
+    "/i18n/{lang}",
+    summary="The browser game's texts in one language",
+    response_class=Response,
+    responses={
+        200: {"content": {"application/json": {}}, "description": "the catalog"},
+        304: {"description": "not modified: the catalog named by If-None-Match is current"},
+    },
+)
+async def texts(lang: LanguageKey, request: Request) -> Response:
+    """Every word, colour name, letter, symbol and card name the browser shows, in the language
+    ``lang``, from the same catalog as the terminal game. The answer has an ``ETag``; it must be
+    checked again before each use (``Cache-Control: no-cache``), and a request naming the
+    current tag in ``If-None-Match`` gets ``304`` with no body."""
+    if lang not in LANGUAGES:
+        raise ProtocolError(
+            ErrorCode.NOT_FOUND,
+            f"there is no catalog for the language {lang!r} (languages: {', '.join(LANGUAGES)})",
+        )
+    body, etag = _catalog_answer(lang)
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if _matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @router.post("/games", status_code=201, summary="Create a game")

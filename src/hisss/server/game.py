@@ -26,6 +26,7 @@ from typing import Any
 from hisss.core import (
     Action,
     Card,
+    DecidedBy,
     HisssError,
     IllegalActionError,
     Placement,
@@ -36,6 +37,7 @@ from hisss.core import (
     parse_card,
 )
 from hisss.core.decks import Deck
+from hisss.i18n import explain_everywhere
 from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, result_to_dict
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
@@ -43,8 +45,6 @@ from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
 PROTOCOL_VERSION = 1
 
-#: The first measure of each scoring: a result decided by another measure was a tie-break.
-_FIRST_MEASURE = {"cards": "cards", "first-to": "cards", "snakes": "snakes", "longest": "longest"}
 #: The log entries that are steps of the game itself, not changes of who plays a seat.
 _GAME_STEPS = (EntryKind.STARTER, EntryKind.DRAW, EntryKind.PLAY)
 
@@ -299,7 +299,8 @@ class LiveGame:
             status = GameStatus.RUNNING  # the last open seat went to a bot
         if state.is_terminal() and status is GameStatus.RUNNING:
             status = GameStatus.FINISHED
-        return status, result_view(state) if status is GameStatus.FINISHED else None
+        finished = status is GameStatus.FINISHED
+        return status, result_view(state, [s.name for s in self.seats]) if finished else None
 
     def apply(self, entry: LogEntry) -> None:
         """Apply the next log entry; raises :class:`LogError` or :class:`ProtocolError` (then
@@ -360,7 +361,7 @@ class LiveGame:
 
     def result(self) -> dict[str, Any] | None:
         """The result with its explanation once the game is over, else ``None``."""
-        return result_view(self.state)
+        return result_view(self.state, [s.name for s in self.seats])
 
     def seat_views(self, presence: Sequence[Presence] | None = None) -> list[dict[str, Any]]:
         """Each seat for messages, with its presence (see :func:`seat_view`)."""
@@ -419,15 +420,19 @@ class LiveGame:
         return self.game.record(with_seed=self.game.is_over())
 
 
-def result_view(state: State) -> dict[str, Any] | None:
+def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:
     """The result of a finished game for messages: the record's fields (seats from 1), whether a
-    tie-break settled it, and one sentence; ``None`` before the end."""
+    tie-break settled it, and how it was decided in words, naming the seats by ``names``: in
+    English (``explanation``) and in every language of the front end (``explanations``);
+    ``None`` before the end."""
     if not state.is_terminal():
         return None
     result = state.result()
     out = result_to_dict(result)
-    out["tie_break"] = result.decided_by != _FIRST_MEASURE[state.rules.scoring.value]
-    out["explanation"] = result.explain()
+    first = state.rules.scoring.measures[0]
+    out["tie_break"] = result.decided_by not in (first, DecidedBy.TARGET)
+    out["explanations"] = explain_everywhere(result, state.rules, names)
+    out["explanation"] = out["explanations"]["en"]
     return out
 
 
@@ -445,8 +450,11 @@ def table_view(state: State, result: Result) -> dict[str, Any]:
     }
 
 
-def state_view(state: State, step: int, steps: int, event: dict[str, Any] | None) -> dict[str, Any]:
-    """The view of a replay position: after ``step`` of ``steps`` placements."""
+def state_view(
+    state: State, step: int, steps: int, event: dict[str, Any] | None, names: Sequence[str]
+) -> dict[str, Any]:
+    """The view of a replay position: after ``step`` of ``steps`` placements, the seats named
+    ``names``."""
     result = state.result()
     return {
         "step": step,
@@ -454,5 +462,5 @@ def state_view(state: State, step: int, steps: int, event: dict[str, Any] | None
         **table_view(state, result),
         "drawn": str(state.drawn) if state.drawn is not None else None,
         "last_event": event,
-        "result": result_view(state),
+        "result": result_view(state, names),
     }

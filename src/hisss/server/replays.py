@@ -74,7 +74,7 @@ def step(record: GameRecord, number: object) -> dict[str, Any]:
         event = {"seq": 0, "kind": EntryKind.STARTER.value, "card": str(record.cards[0])}
     else:
         event = None
-    view = state_view(game.state, number, steps, event)
+    view = state_view(game.state, number, steps, event, record.seats)
     view["seats"] = list(record.seats)
     view["to_move"] = None if game.is_over() else game.state.to_move + 1
     return view

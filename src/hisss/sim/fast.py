@@ -34,6 +34,7 @@ from hisss.core import (
     Card,
     CardKind,
     ConfigError,
+    DecidedBy,
     Deck,
     JoinClaim,
     Result,
@@ -281,7 +282,7 @@ def row_result(row: Sequence[int], players: int) -> Result:
     longest = tuple(int(v) for v in row[base + 2 * players : base + 3 * players])
     mask = int(row[11])
     winners = tuple(s for s in range(players) if mask >> s & 1)
-    return Result(cards, snakes, longest, winners, _DECIDED[int(row[10])])
+    return Result(cards, snakes, longest, winners, DecidedBy(_DECIDED[int(row[10])]))
 
 
 __all__ = [

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from hisss.core import Rules, Scoring
+from hisss.core import DecidedBy, Rules
 from hisss.sim.play import GameOutcome
 
 #: A progress callback: called after each game with the number of games done and the total.
@@ -274,13 +274,7 @@ class RunStats:
 
 def settled_first(rules: Rules) -> tuple[str, ...]:
     """The ``Result.decided_by`` values that do not involve a tie-break."""
-    first = {
-        Scoring.CARDS: "cards",
-        Scoring.SNAKES: "snakes",
-        Scoring.LONGEST: "longest",
-        Scoring.FIRST_TO: "cards",
-    }[rules.scoring]
-    return (first, "target", "shared")
+    return (rules.scoring.measures[0], DecidedBy.TARGET, DecidedBy.SHARED)
 
 
 def stat_names(players: int) -> list[str]:

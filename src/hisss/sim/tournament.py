@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hisss.bots import Bot, make_bot
-from hisss.core import Action, ConfigError, Deck, HisssError, Result, Rules, Scoring, State, deal
+from hisss.core import Action, ConfigError, Deck, HisssError, Result, Rules, State, deal
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.ratings import RATING_MODEL, TournamentGame, summarize
@@ -110,17 +110,13 @@ def placements(result: Result, rules: Rules) -> tuple[int, ...]:
     tie-break (cards, then the longest snake; snakes, then the longest; or the longest, then
     cards). Equal figures share a place, and the place after them skips (1, 1, 3).
 
-    >>> from hisss.core import get_rules
-    >>> result = Result((3, 5, 3, 0), (1, 1, 1, 0), (3, 5, 3, 0), (1,), "cards")
+    >>> from hisss.core import DecidedBy, get_rules
+    >>> result = Result((3, 5, 3, 0), (1, 1, 1, 0), (3, 5, 3, 0), (1,), DecidedBy.CARDS)
     >>> placements(result, get_rules("classic"))
     (1, 0, 1, 3)
     """
-    if rules.scoring is Scoring.SNAKES:
-        keys = list(zip(result.snakes, result.longest, strict=True))
-    elif rules.scoring is Scoring.LONGEST:
-        keys = list(zip(result.longest, result.cards, strict=True))
-    else:
-        keys = list(zip(result.cards, result.longest, strict=True))
+    first, second = rules.scoring.measures
+    keys = list(zip(result.measure(first), result.measure(second), strict=True))
     winners = set(result.winners)
     others = [s for s in range(len(keys)) if s not in winners]
     above = len(winners)

@@ -3,7 +3,8 @@
 Every colour is a coloured cell; with the colour-blind look each cell also carries the colour's
 letter (in the game's language) and its symbol, so no information rests on colour alone. A
 mid-section is two cells, its two colours in its turn (``[red|orange]``); a head is ``<`` before
-its colour, a tail ``>`` after it, and a wild card a rainbow with ``*``. Snakes wrap onto several
+its colour, a tail ``>`` after it, and a wild card a rainbow (with its letter and ``✱``). The
+letters, symbols and names all come from :mod:`hisss.i18n`. Snakes wrap onto several
 lines without ever splitting a card, so long snakes stay readable in a narrow window.
 
 On the table, an open end that the drawn card can go onto is marked ``○``; the end or ends of the
@@ -13,7 +14,7 @@ chosen placement are marked ``●`` with the card drawn beside them as it would 
 >>> from hisss.i18n import get_catalog
 >>> look = Look(get_catalog("en"), colour_blind=True)
 >>> look.card(parse_card("M:red-orange")).plain, look.card(parse_card("H:wild")).plain
-('R●O▲', '<W*')
+('R●O▲', '<W✱')
 >>> [line.plain for line in look.snake_lines("1", parse_snake("H:red M:red-orange T:orange"), 40)]
 ['1 <R● R●O▲ O▲>']
 """
@@ -38,8 +39,8 @@ PALETTE: dict[Colour, tuple[str, str]] = {
     Colour.BLUE: ("#1971c2", "#ffffff"),
     Colour.PURPLE: ("#9c36b5", "#ffffff"),
 }
-#: The two cells of a wild card in the colour-blind look: its letter, and ``*``.
-RAINBOW_CELLS = ((Colour.YELLOW, "*"), (Colour.BLUE, "*"))
+#: The colours of the two cells of a wild card in the colour-blind look (its letter, its symbol).
+RAINBOW_CELLS = (Colour.YELLOW, Colour.BLUE)
 #: The marks of an open end that the drawn card can go onto, and of the chosen placement.
 LEGAL_MARK = "○"
 CHOSEN_MARK = "●"
@@ -90,10 +91,10 @@ class Look:
         """The cells of one colour (``None``: the rainbow of a wild card)."""
         size = self.cell // 2
         if colour is None and self.colour_blind:
-            (first, _), (second, star) = RAINBOW_CELLS
+            first, second = RAINBOW_CELLS
             return Text.assemble(
                 (self.catalog.colour_letter(None).rjust(size), cell_style(first)),
-                (star.ljust(size), cell_style(second)),
+                (symbol(None).ljust(size), cell_style(second)),
             )
         if colour is None:  # a rainbow: each cell shows two colours of the wheel
             return Text.assemble(
@@ -117,12 +118,12 @@ class Look:
 
     def head(self, colour: Colour | None) -> Text:
         """A head: ``<`` and its colour."""
-        style = cell_style(colour if colour is not None else RAINBOW_CELLS[0][0])
+        style = cell_style(colour if colour is not None else RAINBOW_CELLS[0])
         return Text.assemble(("<", style), self.half(colour))
 
     def tail(self, colour: Colour | None) -> Text:
         """A tail: its colour and ``>``."""
-        style = cell_style(colour if colour is not None else RAINBOW_CELLS[1][0])
+        style = cell_style(colour if colour is not None else RAINBOW_CELLS[1])
         return Text.assemble(self.half(colour), (">", style))
 
     def card(self, card: Card, left: Colour | None = None) -> Text:

@@ -4,7 +4,14 @@
 
 import { h, replace } from "./dom.js";
 import { GamePage } from "./game.js";
-import { applyTexts, currentLanguage, defaultLanguage, setLanguage, t } from "./i18n.js";
+import {
+  applyTexts,
+  currentLanguage,
+  defaultLanguage,
+  languages,
+  setLanguage,
+  t,
+} from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { prefs } from "./prefs.js";
 import { ReplayPage } from "./replay.js";
@@ -54,8 +61,11 @@ function choosePage(main, ctx) {
 }
 
 async function main() {
-  await setLanguage(defaultLanguage(prefs.language));
+  await setLanguage(await defaultLanguage(prefs.language));
   const select = document.getElementById("lang");
+  for (const [code, name] of Object.entries(languages())) {
+    select.append(h("option", { value: code, lang: code }, name));
+  }
   select.value = currentLanguage();
   applyTexts();
   applyDisplay();

@@ -4,7 +4,7 @@
 // ("wild" for the rainbow cards). Heads lie at the left end of a snake, tails at the right.
 
 import { s } from "./dom.js";
-import { t } from "./i18n.js";
+import { cardText, colourLetter, colourName, colourSide, colourSymbol, t } from "./i18n.js";
 
 export const COLOURS = ["red", "orange", "yellow", "green", "blue", "purple"];
 
@@ -67,16 +67,11 @@ export function cardAt(drawn, touch) {
 
 // ------------------------------------------------------------------------------------ words
 
-export function colourName(colour) {
-  return t(colour === "wild" ? "colour.wild" : `colour.${colour}`);
-}
-
-/** A card in words: "red head", "red–orange", "rainbow tail". */
+/** A card in words, as the catalog names it: "red head", "red-orange mid-section". */
 export function cardName(card) {
   const c = typeof card === "string" ? parseCard(card) : card;
-  if (c.kind === "H") return t(`card.head.${c.a}`);
-  if (c.kind === "T") return t(`card.tail.${c.a}`);
-  return t("card.mid", { a: colourName(c.a), b: colourName(c.b) });
+  if (c.kind !== "M") return cardText(`${c.kind}:${c.a}`);
+  return cardText(`M:${c.a}-${c.b}`) ?? cardText(`M:${c.b}-${c.a}`);
 }
 
 /** The open ends of a snake in words. */
@@ -114,16 +109,16 @@ function endParams(touch, suffix = "") {
 export function actionText(action, drawn) {
   const a = typeof action === "string" ? parseAction(action) : action;
   const card = cardName(drawn);
-  if (a.kind === "new") return t("action.new", { card });
-  if (a.kind === "cap") return t("action.cap", { card, ...endParams(a.touches[0]) });
+  if (a.kind === "new") return t("placement.new", { card });
+  if (a.kind === "cap") return t("placement.cap", { card, ...endParams(a.touches[0]) });
   if (a.kind === "extend") {
-    return t("action.extend", {
+    return t("placement.extend", {
       card,
       ...endParams(a.touches[0]),
-      side: colourName(a.touches[0].side),
+      side: colourSide(a.touches[0].side),
     });
   }
-  return t("action.join", {
+  return t("placement.join", {
     card,
     ...endParams(a.touches[0], "1"),
     ...endParams(a.touches[1], "2"),
@@ -132,38 +127,24 @@ export function actionText(action, drawn) {
 
 // ------------------------------------------------------------------------------------ drawing
 
-const SYMBOLS = {
-  red: ["circle", { cx: 6, cy: 6, r: 5 }],
-  orange: ["path", { d: "M6 0.8L11.6 11H0.4Z" }],
-  yellow: [
-    "path",
-    { d: "M6 0.3L7.7 4.2L11.8 4.5L8.7 7.3L9.6 11.5L6 9.3L2.4 11.5L3.3 7.3L0.2 4.5L4.3 4.2Z" },
-  ],
-  green: ["path", { d: "M1.2 1.2H10.8V10.8H1.2Z" }],
-  blue: ["path", { d: "M6 0.2L11.8 6L6 11.8L0.2 6Z" }],
-  purple: ["path", { d: "M4 0.5H8V4H11.5V8H8V11.5H4V8H0.5V4H4Z" }],
-  wild: ["path", { d: "M6 0.5A5.5 5.5 0 1 1 5.99 0.5ZM6 3.2A2.8 2.8 0 1 0 6.01 3.2Z" }],
-};
-
 let uid = 0;
 
 function paint(colour) {
   return `var(--c-${colour})`;
 }
 
-/** A colour-blind mark (symbol and letter) centred at x on the snake's body. */
+/** A colour-blind mark (the colour's symbol and letter) centred at x on the snake's body. */
 function mark(colour, x) {
-  const [tag, attrs] = SYMBOLS[colour];
   return s(
     "g",
-    { class: "cb-mark", transform: `translate(${x - 21} 25)` },
+    { class: "cb-mark", transform: `translate(${x - 21} 25)`, dataset: { colour } },
     s("rect", { width: 42, height: 30, rx: 7, class: "cb-badge" }),
-    s("g", { transform: "translate(3.5 6) scale(1.5)" }, s(tag, { ...attrs, class: "cb-symbol" })),
     s(
-      "text",
-      { x: 31, y: 23, "text-anchor": "middle", class: "cb-letter" },
-      t(`colour.${colour}.letter`),
+      "g",
+      { transform: "translate(3.5 6) scale(1.5)" },
+      s("path", { d: colourSymbol(colour).path, class: "cb-symbol" }),
     ),
+    s("text", { x: 31, y: 23, "text-anchor": "middle", class: "cb-letter" }, colourLetter(colour)),
   );
 }
 

@@ -234,7 +234,7 @@ export class GamePage {
     }
     this.clearPending();
     if (["stale_version", "not_your_turn", "wrong_phase", "conflict"].includes(code)) {
-      this.toast(t("error.stale"));
+      this.toast(t("error.stale_version"));
       return; // the fresh state follows
     }
     this.toast(errorText(message));
@@ -335,7 +335,7 @@ export class GamePage {
       }
     }
     if (now.phase === "over" && before.phase !== "over" && now.result) {
-      const result = describeResult(now.result, this.scoring(), now.seats.map(displayName));
+      const result = describeResult(now.result, now.seats.map(displayName));
       this.announce(`${result.headline} ${result.how}`);
     } else if (fresh && this.myTurn("draw")) {
       this.announce(t("news.yourTurn"));
@@ -353,10 +353,6 @@ export class GamePage {
     this.bannerEl.classList.add("show");
     clearTimeout(this.bannerTimer);
     this.bannerTimer = setTimeout(() => this.bannerEl.classList.remove("show"), HISSS_MS);
-  }
-
-  scoring() {
-    return (this.welcome && this.welcome.rules.scoring) || "cards";
   }
 
   statusText(st) {
@@ -510,7 +506,7 @@ export class GamePage {
     } else if (st.phase === "over") {
       heading = t("status.over");
       if (st.result) {
-        const result = describeResult(st.result, this.scoring(), st.seats.map(displayName));
+        const result = describeResult(st.result, st.seats.map(displayName));
         parts.push(h("p", { class: "result-line" }, result.headline));
       }
       parts.push(
@@ -549,7 +545,7 @@ export class GamePage {
       tn("table.cardsLeft", st.cards_left),
       this.statusText(st),
     ].join(" · ");
-    renderTextView(this.textEl, { ...st, status, scoring: this.scoring() }, controls);
+    renderTextView(this.textEl, { ...st, status }, controls);
   }
 
   /** Something that names the focused control, to find it again after drawing. */
@@ -580,7 +576,7 @@ export class GamePage {
     const st = this.state;
     if (!st || !st.result) return;
     const names = st.seats.map(displayName);
-    const result = describeResult(st.result, this.scoring(), names);
+    const result = describeResult(st.result, names);
     const rows = st.seats.map((seat, i) =>
       h(
         "tr",

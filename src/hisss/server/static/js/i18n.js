@@ -1,35 +1,46 @@
-// Translations: every text of the page comes from a catalog in /static/i18n/ (en.json, pl.json).
-// t('some.key', {name: 'Ala'}) fills {name}; tn('some.key', n) picks the plural form for n
-// (key.one, key.few, key.many, key.other, as Intl.PluralRules names them).
+// Translations: every word, colour name, letter, symbol and card name of the page comes from the
+// server's catalogs (GET /api/i18n/{lang}), made from the package's hisss.i18n: the same text as
+// the terminal game's. t("some.key", {name: "Ala"}) fills {name}; tn("some.key", n) picks the
+// language's plural form for n and fills {count}; colourName, colourLetter, colourSide,
+// colourSymbol and cardText read the catalog's colours, symbols and cards.
 
-export const LANGUAGES = ["en", "pl"];
-
+let english = null;
+let catalog = null;
 let language = "en";
-let catalog = {};
-let fallback = {};
 let plurals = new Intl.PluralRules("en");
 
 async function load(code) {
-  const response = await fetch(`/static/i18n/${code}.json`);
+  const response = await fetch(`/api/i18n/${encodeURIComponent(code)}`);
   if (!response.ok) throw new Error(`the ${code} catalog is missing`);
   return response.json();
 }
 
+async function englishCatalog() {
+  if (!english) english = await load("en");
+  return english;
+}
+
+/** The languages the server has: {code: the language's own name}. */
+export function languages() {
+  return english ? english.languages : {};
+}
+
 /** The language to start in: the remembered one, else the browser's if we have it, else English. */
-export function defaultLanguage(remembered) {
-  if (LANGUAGES.includes(remembered)) return remembered;
+export async function defaultLanguage(remembered) {
+  const codes = Object.keys((await englishCatalog()).languages);
+  if (codes.includes(remembered)) return remembered;
   for (const wanted of navigator.languages || [navigator.language || "en"]) {
     const code = String(wanted).toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(code)) return code;
+    if (codes.includes(code)) return code;
   }
   return "en";
 }
 
 /** Switch to `code`: loads its catalog and updates <html lang>. */
 export async function setLanguage(code) {
-  if (!LANGUAGES.includes(code)) code = "en";
-  if (!Object.keys(fallback).length) fallback = await load("en");
-  catalog = code === "en" ? fallback : await load(code);
+  const first = await englishCatalog();
+  if (!(code in first.languages)) code = "en";
+  catalog = code === "en" ? first : await load(code);
   language = code;
   plurals = new Intl.PluralRules(code);
   document.documentElement.lang = code;
@@ -39,33 +50,105 @@ export function currentLanguage() {
   return language;
 }
 
-/** The text of `key` with {placeholders} filled from `params`. */
-export function t(key, params = {}) {
-  const text = catalog[key] ?? fallback[key] ?? key;
+function message(key) {
+  return catalog.messages[key] ?? english.messages[key];
+}
+
+function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     name in params ? String(params[name]) : whole,
   );
 }
 
+/** The text of `key` with {placeholders} filled from `params`. */
+export function t(key, params = {}) {
+  const text = message(key);
+  return typeof text === "string" ? fill(text, params) : key;
+}
+
 /** True when the catalogs have `key`. */
 export function has(key) {
-  return key in catalog || key in fallback;
+  return message(key) !== undefined;
+}
+
+/** The counted message `key` in the plural form for the number `n` ({count} is filled too). */
+export function tn(key, n, params = {}) {
+  const forms = message(key);
+  const text = forms && (forms[plurals.select(n)] ?? forms.other ?? forms.many);
+  return typeof text === "string" ? fill(text, { count: n, ...params }) : key;
 }
 
 /** The text of an error from the server: ours for its code, else the server's own message. */
 export function errorText(error) {
-  const key = `error.${error.code}`;
-  return has(key) ? t(key) : error.message || t("error.server_error");
+  return has(`error.${error.code}`)
+    ? t(`error.${error.code}`)
+    : error.message || t("error.server_error");
 }
 
-/** The plural form of `key` for the number `n` ({n} is filled too). */
-export function tn(key, n, params = {}) {
-  return t(`${key}.${plurals.select(n)}`, { n, ...params });
+function colourEntry(colour) {
+  return catalog.colours[colour] ?? english.colours[colour];
 }
 
-/** A list of names joined the language's way ("Ala, Olek and Ewa"). */
+/** A colour's name; `colour` is a colour of the wheel or "wild" (the rainbow cards). */
+export function colourName(colour) {
+  return colourEntry(colour).name;
+}
+
+/** The letter that stands for a colour in this language (colour-blind mode). */
+export function colourLetter(colour) {
+  return colourEntry(colour).letter;
+}
+
+/** A colour as it names the side of a mid-section ("the red side"). */
+export function colourSide(colour) {
+  return colourEntry(colour).side;
+}
+
+/** A colour's symbol, the same in every language: {glyph, path} (SVG path data, 12 by 12). */
+export function colourSymbol(colour) {
+  return catalog.symbols[colour];
+}
+
+/** The name of a card by its notation ("H:red", "M:red-orange"); undefined for no such card. */
+export function cardText(notation) {
+  return catalog.cards[notation] ?? english.cards[notation];
+}
+
+/** Names joined as a sentence lists them: "Ala", "Ala and Olek", "Ala, Olek and Ewa". */
 export function joinNames(names) {
-  return new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(names);
+  if (names.length <= 1) return names.join("");
+  if (names.length === 2) return t("names.two", { first: names[0], second: names[1] });
+  const rest = names.slice(0, -1).join(t("names.separator"));
+  return t("names.many", { rest, last: names[names.length - 1] });
+}
+
+/**
+ * The pattern of an English default seat name (the catalog's `key`, as the server names an
+ * unnamed seat), with its {number} and {level} as groups.
+ */
+function defaultNamePattern(key) {
+  const escaped = english.messages[key].replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+  const groups = escaped
+    .replace("{number}", "(?<number>[0-9]+)")
+    .replace("{level}", "(?<level>[a-z]+)");
+  return new RegExp(`^${groups}$`);
+}
+
+/**
+ * A seat's name in this language: the names the server gives unnamed seats ("Bot 2 (medium)",
+ * "Player 3", the English seat.bot_numbered and seat.player_numbered) are translated.
+ */
+export function seatName(name) {
+  const bot = defaultNamePattern("seat.bot_numbered").exec(name);
+  if (bot && has(`level.${bot.groups.level}`)) {
+    return t("seat.bot_numbered", {
+      number: bot.groups.number,
+      level: t(`level.${bot.groups.level}`),
+    });
+  }
+  const person = defaultNamePattern("seat.player_numbered").exec(name);
+  if (person) return t("seat.player_numbered", { number: person.groups.number });
+  return name;
 }
 
 /**

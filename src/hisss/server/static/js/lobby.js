@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { copyText, h, replace } from "./dom.js";
-import { errorText, has, t, tn } from "./i18n.js";
+import { errorText, has, joinNames, t, tn } from "./i18n.js";
 import { displayName } from "./people.js";
 import { prefs, rememberSeat } from "./prefs.js";
 
@@ -76,9 +76,13 @@ export class LobbyPage {
             h(
               "ol",
               {},
-              ["rule1", "rule2", "rule3", "rule4", "rule5"].map((k) =>
-                h("li", {}, t(`lobby.${k}`)),
-              ),
+              [
+                t("lobby.rule1"),
+                t("lobby.rule2"),
+                t("lobby.rule3"),
+                t("lobby.rule4"),
+                t("lobby.rule5"),
+              ].map((rule) => h("li", {}, rule)),
             ),
           ),
         ),
@@ -161,7 +165,7 @@ export class LobbyPage {
                 id: nameId,
                 class: "seat-name-input",
                 maxlength: 40,
-                placeholder: t("seat.playerName", { n: i + 1 }),
+                placeholder: t("seat.player_numbered", { number: i + 1 }),
                 value: seat.name,
                 oninput: (e) => {
                   seat.name = e.target.value;
@@ -565,7 +569,7 @@ export class LobbyPage {
   gameItem(game, status) {
     const names = game.seats
       .map((seat) => (seat.open ? t("seat.open") : displayName(seat)))
-      .join(", ");
+      .join(t("names.separator"));
     const label = game.title || game.code;
     const actions = [];
     if (status === "open") {
@@ -616,7 +620,7 @@ export class LobbyPage {
     let detail = `${tn("lists.players", game.players)} · ${deck}`;
     if (game.result) {
       const winners = game.result.winners.map((w) => displayName(game.seats[w - 1]));
-      detail += ` · ${t("lists.won", { names: winners.join(", ") })}`;
+      detail += ` · ${t("lists.won", { names: joinNames(winners) })}`;
     }
     return h(
       "li",

@@ -1,18 +1,13 @@
 // The seats: names as players see them, the seat panels with scores and pits, and the result
-// of a game told in the reader's language.
+// of a game as the server tells it in the reader's language.
 
 import { h } from "./dom.js";
-import { joinNames, t, tn } from "./i18n.js";
+import { currentLanguage, joinNames, seatName, t, tn } from "./i18n.js";
 import { miniSnake } from "./table.js";
 
 /** A seat's name: the server's default names ("Bot 2 (medium)", "Player 3") are translated. */
 export function displayName(seat) {
-  const name = typeof seat === "string" ? seat : seat.name;
-  let match = /^Bot (\d+) \((\w+)\)$/.exec(name);
-  if (match) return t("seat.botName", { n: match[1], level: t(`level.${match[2]}`) });
-  match = /^Player (\d+)$/.exec(name);
-  if (match) return t("seat.playerName", { n: match[1] });
-  return name;
+  return seatName(typeof seat === "string" ? seat : seat.name);
 }
 
 /** The scores of one seat in words. */
@@ -50,7 +45,7 @@ export function renderSeats({
     const tags = [];
     if (number === mine) tags.push(t("seat.you"));
     if (info.kind === "bot" && info.level)
-      tags.push(t("seat.bot", { level: t(`level.${info.level}`) }));
+      tags.push(t("seat.botTag", { level: t(`level.${info.level}`) }));
     if (info.open) tags.push(t("seat.open"));
     else if (info.kind === "person" && info.connected === false) tags.push(t("seat.away"));
     const score = scores[i];
@@ -129,41 +124,16 @@ export function renderSeats({
   return list;
 }
 
-const FIRST_MEASURE = { cards: "cards", "first-to": "cards", snakes: "snakes", longest: "longest" };
-const SECOND_MEASURE = { cards: "longest", snakes: "longest", longest: "cards" };
-
 /**
- * The result in words: {headline, how, tieBreak}. `names` are the seats' display names;
- * `scoring` is the rules' scoring (the first measure; another decider means a tie-break).
+ * The result in words: {headline, how, tieBreak}. `names` are the seats' display names; `how`
+ * is the server's sentence in the reader's language, `tieBreak` the server's flag.
  */
-export function describeResult(result, scoring, names) {
+export function describeResult(result, names) {
   const winners = result.winners.map((w) => names[w - 1]);
-  const w = result.winners[0] - 1;
-  const first = FIRST_MEASURE[scoring] || "cards";
-  const by = result.decided_by;
   const headline =
     winners.length === 1
       ? t("result.winner", { name: winners[0] })
       : t("result.shared", { names: joinNames(winners) });
-  let how;
-  if (by === "target") how = t("result.how.target", { n: result.cards[w] });
-  else if (by === "shared") {
-    const second = SECOND_MEASURE[first];
-    how = t("result.how.shared", {
-      measure: t(`measure.${first}`),
-      value: result[first][w],
-      second: t(`measure.${second}`),
-      n: result[second][w],
-    });
-  } else if (by === first) how = t(`result.how.${first}`, { n: result[first][w] });
-  else {
-    how = t("result.how.tieBreak", {
-      measure: t(`measure.${first}`),
-      value: result[first][w],
-      decider: t(`measure.${by}`),
-      n: result[by][w],
-    });
-  }
-  const tieBreak = by !== first && by !== "target";
-  return { headline, how, tieBreak };
+  const how = result.explanations[currentLanguage()] ?? result.explanation;
+  return { headline, how, tieBreak: result.tie_break };
 }

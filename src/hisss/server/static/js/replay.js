@@ -102,10 +102,6 @@ export class ReplayPage {
       : api.replayRecordUrl(this.source.key);
   }
 
-  get scoring() {
-    return (this.summary.rules && this.summary.rules.scoring) || "cards";
-  }
-
   build() {
     const title =
       this.source.kind === "game"
@@ -254,7 +250,7 @@ export class ReplayPage {
     const event = view.last_event;
     if (event && event.card) hand.push(renderDrawn(event.card));
     if (view.result) {
-      const result = describeResult(view.result, this.scoring, view.seats.map(displayName));
+      const result = describeResult(view.result, view.seats.map(displayName));
       hand.push(
         h(
           "div",
@@ -270,6 +266,6 @@ export class ReplayPage {
     }
     replace(this.handEl, ...hand);
     const status = `${this.counterText()} · ${this.eventText(view)}`;
-    renderTextView(this.textEl, { ...view, status, scoring: this.scoring });
+    renderTextView(this.textEl, { ...view, status });
   }
 }

@@ -14,7 +14,7 @@ function button(cls, label, onclick, dataset = {}) {
 
 /**
  * Fill `section` with the text view of a position: {status, table, seats, scores, pits,
- * result, scoring}. `controls` (optional): {onDraw} on the player's turn to draw, or
+ * result}. `controls` (optional): {onDraw} on the player's turn to draw, or
  * {legal, drawn, onPlay} on the turn to place; they are shown only with the text view on.
  */
 export function renderTextView(section, view, controls = null) {
@@ -57,7 +57,7 @@ export function renderTextView(section, view, controls = null) {
     parts.push(h("h3", {}, t("text.moves")), h("ul", { class: "tv-moves" }, moves));
   }
   if (view.result) {
-    const result = describeResult(view.result, view.scoring, view.seats.map(displayName));
+    const result = describeResult(view.result, view.seats.map(displayName));
     parts.push(h("p", { class: "tv-result" }, `${result.headline} ${result.how}`));
   }
   replace(section, ...parts);
