@@ -5,9 +5,11 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import os
 import random
 import re
 import sys
+import threading
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,6 +31,9 @@ from hisss.core import (
 )
 from hisss.record import (
     FORMAT_VERSION,
+    MAX_DECK_FILE_SIZE,
+    MAX_RECORD_SIZE,
+    MAX_SEAT_NAME,
     GameRecord,
     RecordBuilder,
     RecordError,
@@ -40,6 +45,7 @@ from hisss.record import (
     result_to_dict,
     save_record,
 )
+from hisss.record.files import size_text
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -774,8 +780,7 @@ def test_text_that_is_not_an_object_is_named_as_json_names_it() -> None:
         ),
         (
             '{"seed": ' + "[" * 100_000,
-            "line 1, column 100009: not valid JSON: lists and objects nested 100001 levels deep, "
-            "too deep to read",
+            "not valid JSON: lists and objects nested too deeply to read",
         ),
     ],
 )
@@ -906,6 +911,105 @@ def test_records_with_junk_values_give_one_clear_line_never_a_traceback() -> Non
             _assert_one_clear_line(exc)
 
 
+# ---------------------------------------------------------------------- reading limits
+
+
+def _with_first_seat(name: str) -> str:
+    data = _data()
+    data["seats"][0] = name
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def test_record_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(_with_first_seat("x" * MAX_RECORD_SIZE), encoding="utf-8")
+    size = path.stat().st_size
+    assert str(_load_error(path)) == (
+        f"{path}: too large: {size:,} bytes, more than the 4 MiB a record file may have"
+    )
+
+
+def test_record_file_at_the_size_limit_is_read(tmp_path: Path) -> None:
+    text = SNAPSHOT_GAME.read_text(encoding="utf-8")
+    path = tmp_path / "padded.json"
+    path.write_text(text + " " * (MAX_RECORD_SIZE - len(text.encode())), encoding="utf-8")
+    assert path.stat().st_size == MAX_RECORD_SIZE
+    assert load_record(path) == load_record(SNAPSHOT_GAME)
+
+
+def test_a_pipe_cannot_feed_a_record_larger_than_the_limit(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+
+    def feed() -> None:
+        try:
+            with open(pipe, "wb") as out:
+                out.write(b" " * (MAX_RECORD_SIZE + 4096))
+        except BrokenPipeError:  # the reader stops one byte past the limit
+            pass
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    error = _load_error(pipe)
+    writer.join()
+    assert str(error) == f"{pipe}: too large: more than the 4 MiB a record file may have"
+
+
+def test_record_text_over_the_size_limit_is_refused() -> None:
+    text = _with_first_seat("x" * MAX_RECORD_SIZE)
+    assert str(_json_error(text)) == (
+        f"too large: {len(text):,} characters, more than the 4 MiB a record may have"
+    )
+
+
+def test_seat_name_limit_takes_every_name_a_front_end_writes() -> None:
+    from hisss.server.service import MAX_NAME as SERVER_NAME  # noqa: PLC0415
+    from hisss.tui.match import MAX_NAME as TERMINAL_NAME  # noqa: PLC0415
+
+    assert max(SERVER_NAME, TERMINAL_NAME) <= MAX_SEAT_NAME
+    longest = "ż" * MAX_SEAT_NAME
+    assert GameRecord.from_json(_with_first_seat(longest)).seats[0] == longest
+
+
+def test_seat_name_over_the_limit_is_refused_with_its_line() -> None:
+    name = "x" * (MAX_SEAT_NAME + 1)
+    text = _with_first_seat(name)
+    error = _json_error(text)
+    assert str(error) == (
+        f"line {_line_of(text, name)}: seats[0]: must be at most {MAX_SEAT_NAME} characters "
+        f"long, not {MAX_SEAT_NAME + 1}"
+    )
+
+
+def test_text_with_a_lone_surrogate_is_refused_by_name() -> None:
+    data = _data()
+    data["seats"][0] = "Ala \ud800"
+    text = json.dumps(data, indent=2)  # spelt \\ud800: JSON can write what is no character
+    assert str(_json_error(text)) == (
+        f'line {_line_of(text, "Ala")}: seats[0]: must be text, not "Ala \\ud800": it holds a '
+        "lone UTF-16 surrogate (an escape such as \\ud800 that is no character)"
+    )
+
+
+def test_deeply_nested_record_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "nested.json"
+    half = MAX_RECORD_SIZE // 2
+    path.write_text("[" * half + "]" * half, encoding="utf-8")
+    assert str(_load_error(path)) == (
+        f"{path}: not valid JSON: lists and objects nested too deeply to read"
+    )
+
+
+def test_nesting_the_parser_takes_is_refused_by_the_field_that_holds_it() -> None:
+    data = _data()
+    value: list[Any] = []
+    for _ in range(500):
+        value = [value]
+    data["seed"] = value
+    text = json.dumps(data, indent=None)
+    assert str(_json_error(text)) == "line 1: seed: must be a whole number, not a list"
+
+
 # ---------------------------------------------------------------------- the format document
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
@@ -937,6 +1041,14 @@ def test_document_snapshot_example_matches_the_example_game() -> None:
     )
     assert snippet["table"] == [str(s) for s in state.table]
     assert snippet["pits"] == [[str(s) for s in pit] for pit in state.pits]
+
+
+def test_document_states_the_reading_limits() -> None:
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    for what, limit in (("a record file", MAX_RECORD_SIZE), ("a deck file", MAX_DECK_FILE_SIZE)):
+        assert f"| {what} | {size_text(limit)} ({limit:,} bytes) |" in text
+    assert f"| a seat name | {MAX_SEAT_NAME} characters |" in text
+    assert f"{MAX_RECORD_SIZE:,} characters" in text
 
 
 def test_document_recording_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
