@@ -14,8 +14,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped]
 import pytest
+from typer.testing import CliRunner
 
+from hisss.cli import app
 from hisss.core import (
     NEW,
     PRESETS,
@@ -46,6 +49,8 @@ from hisss.record import (
     save_record,
 )
 from hisss.record.files import size_text
+from hisss.record.schema import RulesModel, record_schema, record_schema_text
+from hisss.tui.match import Match, parse_players
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -1008,6 +1013,75 @@ def test_nesting_the_parser_takes_is_refused_by_the_field_that_holds_it() -> Non
     data["seed"] = value
     text = json.dumps(data, indent=None)
     assert str(_json_error(text)) == "line 1: seed: must be a whole number, not a list"
+
+
+# ---------------------------------------------------------------------- the JSON Schema
+
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "docs" / "record.schema.json"
+SCHEMA = jsonschema.Draft202012Validator(record_schema())
+
+
+def _schema_errors(path: Path) -> list[str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [error.message for error in SCHEMA.iter_errors(data)]
+
+
+def test_published_schema_is_the_one_the_reader_checks_with() -> None:
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == record_schema_text()
+    jsonschema.Draft202012Validator.check_schema(json.loads(record_schema_text()))
+
+
+def test_schema_rule_options_are_the_cores() -> None:
+    assert list(RulesModel.model_fields) == [*Rules().to_mapping(), "preset"]
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
+def test_golden_records_validate_against_the_schema(path: Path) -> None:
+    assert _schema_errors(path) == []
+
+
+@pytest.mark.parametrize("deck", ["rainbow", str(SCHEMA_FILE.parent / "decks" / "mini.toml")])
+def test_simulated_records_validate_against_the_schema(tmp_path: Path, deck: str) -> None:
+    args = ["simulate", "-n", "3", "-p", "3", "--deck", deck, "--snapshots"]
+    result = CliRunner().invoke(app, [*args, "--record-dir", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 3
+    for file in files:
+        assert _schema_errors(file) == []
+
+
+def test_saved_unfinished_game_validates_against_the_schema(tmp_path: Path) -> None:
+    match = Match(parse_players("Ala,bot:medium", Rules()), Rules(), RAINBOW, seed=21)
+    rng = random.Random(5)
+    for _ in range(9):
+        match.draw()
+        match.place(rng.choice(match.state.legal_actions()))
+    match.draw()  # saved with a card drawn and waiting
+    path = tmp_path / "saved.json"
+    save_record(match.record(), path)
+    assert load_record(path).result is None
+    assert _schema_errors(path) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d.update(extra=1), "extra"),
+        (lambda d: d.pop("turns"), "turns"),
+        (lambda d: d.update(seed="7"), "seed"),
+        (lambda d: d["seats"].__setitem__(0, "x" * (MAX_SEAT_NAME + 1)), "seats[0]"),
+        (lambda d: d["turns"][3].update(seat=0), "turns[3].seat"),
+        (lambda d: d["deck"]["cards"].update({"H:red": 0}), 'deck.cards."H:red"'),
+        (lambda d: d["result"].update(winners=[]), "result.winners"),
+        (lambda d: d["rules"].update(target=-1), "rules.target"),
+    ],
+)
+def test_schema_refuses_what_the_reader_refuses(change: Any, field: str) -> None:
+    data = copy.deepcopy(_data())
+    change(data)
+    assert list(SCHEMA.iter_errors(data))
+    assert _record_error(data).field == field
 
 
 # ---------------------------------------------------------------------- the format document
