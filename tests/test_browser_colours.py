@@ -5,7 +5,6 @@ every language."""
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +12,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_support import DESKTOP, Server, Watch, new_context, open_page, shot
-from hisss.core import NEW, RAINBOW, Colour, Rules, deal, new_game
+from hisss.core import NEW, RAINBOW, Colour, Rules
 from hisss.core.cards import ALL_CARDS
 from hisss.i18n import LANGUAGES, get_catalog, symbol, symbol_path
-from hisss.record import RecordBuilder
+from hisss.record import Game, Seat
 from hisss.tui.render import Look
 from tui_helpers import make_app, screen_text
 
@@ -80,18 +79,12 @@ def _all_on_the_table() -> str:
     """A game record in which every card of the rainbow deck lies alone on the table (free
     placement, a new snake each turn): every colour and both wild cards are in view."""
     rules = Rules(forced_placement=False)
-    state = new_game(2, rules, RAINBOW)
-    builder = RecordBuilder(rules, RAINBOW, ["Ala", "Ola"], seed=5)
-    order = deal(RAINBOW, random.Random(5))
-    state.draw(order[0])
-    builder.drew(order[0])
-    for card in order[1:]:
-        seat = state.to_move
-        state.draw(card)
-        builder.drew(card)
-        state.apply(NEW)
-        builder.placed(seat, card, NEW, state)
-    return builder.finish(state).to_json()
+    game = Game(rules, RAINBOW, [Seat.person("Ala"), Seat.person("Ola")], seed=5)
+    game.draw()
+    while not game.is_over():
+        game.draw()
+        game.place(NEW)
+    return game.record().to_json()
 
 
 READ_MARKS = """() => [...document.querySelectorAll('.table-area svg.card')].flatMap(card =>

@@ -19,12 +19,13 @@ from hisss.core import (
     HisssError,
     Rules,
     deal,
-    new_game,
 )
 from hisss.record import (
+    MAX_DECK_FILE_SIZE,
     DeckFileError,
+    Game,
     GameRecord,
-    RecordBuilder,
+    Seat,
     load_deck,
     replay,
     resolve_deck,
@@ -115,18 +116,14 @@ def test_example_decks_in_the_docs_load(name: str, size: int) -> None:
 def test_example_deck_plays_and_replays_from_its_record() -> None:
     deck = load_deck(DOCS_DECKS / "mini.toml")
     rng = random.Random(3)
-    state = new_game(3, Rules(), deck)
-    builder = RecordBuilder(Rules(), deck, ("a", "b", "c"), seed=3)
-    for card in deal(deck, rng):
-        state.draw(card)
-        builder.drew(card)
-        if state.current_player is not None:
-            seat, action = state.to_move, rng.choice(state.legal_actions())
-            state.apply(action)
-            builder.placed(seat, card, action, state)
-    record = GameRecord.from_json(builder.finish(state).to_json())
+    game = Game(Rules(), deck, [Seat.person(name) for name in "abc"], seed=3, cards=deal(deck, rng))
+    while not game.is_over():
+        game.draw()
+        if game.legal_actions():
+            game.place(rng.choice(game.legal_actions()))
+    record = GameRecord.from_json(game.record().to_json())
     assert record.deck == deck
-    assert replay(record).pits == state.pits
+    assert replay(record).pits == game.state.pits
 
 
 # ---------------------------------------------------------------------- resolving names
@@ -348,6 +345,48 @@ def test_toml_numbers_and_nesting_the_parser_cannot_take(
 ) -> None:
     path = _write(tmp_path, "odd.toml", text)
     assert str(_error(path)) == f"{path}: line {line}: {reason}"
+
+
+def test_deck_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = _write(tmp_path, "big.toml", SMALL_TOML + "#" * MAX_DECK_FILE_SIZE + "\n")
+    size = path.stat().st_size
+    assert str(_error(path)) == (
+        f"{path}: too large: {size:,} bytes, more than the 1 MiB a deck file may have"
+    )
+
+
+def test_deck_file_at_the_size_limit_is_read(tmp_path: Path) -> None:
+    padding = " " * (MAX_DECK_FILE_SIZE - len(SMALL_JSON))
+    path = _write(tmp_path, "padded.json", SMALL_JSON + padding)
+    assert path.stat().st_size == MAX_DECK_FILE_SIZE
+    assert load_deck(path) == SMALL
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            "deep.json",
+            "[" * (MAX_DECK_FILE_SIZE // 2) + "]" * (MAX_DECK_FILE_SIZE // 2),
+            "not valid JSON: lists and objects nested too deeply to read",
+        ),
+        (
+            "deep.toml",
+            "name = " + "[" * (MAX_DECK_FILE_SIZE - 100),
+            "line 1: not valid TOML: tables or lists nested too deeply to read",
+        ),
+        (
+            "nested.json",
+            '{"cards": {"H:red": ' + "[" * 200 + "]" * 200 + "}}",
+            'line 1: cards."H:red": must be a whole number, not a list',
+        ),
+    ],
+)
+def test_deeply_nested_deck_files_are_refused_in_one_line(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    path = _write(tmp_path, name, text)
+    assert str(_error(path)) == f"{path}: {message}"
 
 
 def test_byte_order_mark_is_ignored(tmp_path: Path) -> None:

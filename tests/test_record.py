@@ -5,15 +5,20 @@ from __future__ import annotations
 import copy
 import importlib.util
 import json
+import os
 import random
 import re
 import sys
+import threading
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped]
 import pytest
+from typer.testing import CliRunner
 
+from hisss.cli import app
 from hisss.core import (
     NEW,
     PRESETS,
@@ -22,17 +27,19 @@ from hisss.core import (
     Rules,
     State,
     deal,
-    get_deck,
-    new_game,
     parse_action,
     parse_card,
 )
 from hisss.record import (
     FORMAT_VERSION,
+    MAX_DECK_FILE_SIZE,
+    MAX_RECORD_SIZE,
+    MAX_SEAT_NAME,
+    Game,
     GameRecord,
-    RecordBuilder,
     RecordError,
     ReplayError,
+    Seat,
     Turn,
     load_record,
     replay,
@@ -40,6 +47,9 @@ from hisss.record import (
     result_to_dict,
     save_record,
 )
+from hisss.record.files import size_text
+from hisss.record.schema import RulesModel, record_schema, record_schema_text
+from hisss.tui.match import Match, parse_players
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -96,24 +106,19 @@ def _play(
 ) -> tuple[State, GameRecord]:
     """A random game of the classic rules, stopped after ``turns`` placements when given."""
     rng = random.Random(seed)
-    state = new_game(players, PRESETS["classic"], RAINBOW)
-    builder = RecordBuilder(state.rules, state.deck, ["bot"] * players, seed, snapshots)
-    order = deal(RAINBOW, rng)
-    state.draw(order[0])
-    builder.drew(order[0])
-    for card in order[1:]:
-        if turns is not None and state.turns == turns:
+    seats = [Seat.bot("bot", "random")] * players
+    game = Game(
+        PRESETS["classic"], RAINBOW, seats, seed=seed, cards=deal(RAINBOW, rng), snapshots=snapshots
+    )
+    game.draw()
+    while not game.is_over():
+        if turns is not None and game.state.turns == turns:
             if draw_next:
-                state.draw(card)
-                builder.drew(card)
+                game.draw()
             break
-        state.draw(card)
-        builder.drew(card)
-        seat = state.to_move
-        action = rng.choice(state.legal_actions())
-        state.apply(action)
-        builder.placed(seat, card, action, state)
-    return state, builder.finish(state)
+        game.draw()
+        game.place(rng.choice(game.legal_actions()))
+    return game.state, game.record()
 
 
 # ---------------------------------------------------------------------- golden records
@@ -234,25 +239,10 @@ def test_unfinished_game_with_a_card_to_place_replays_with_the_card_drawn() -> N
 
 
 def test_game_before_the_starter_is_an_empty_record() -> None:
-    state = new_game(2)
-    record = RecordBuilder(Rules(), RAINBOW, ("Ala", "Ola")).finish(state)
+    record = Game(Rules(), RAINBOW, [Seat.person("Ala"), Seat.person("Ola")]).record()
     assert record.cards == () and record.turns == () and record.result is None
     again = replay(GameRecord.from_json(record.to_json()))
     assert not again.started
-
-
-def test_builder_refuses_a_state_it_did_not_follow() -> None:
-    state = new_game(2)
-    builder = RecordBuilder(Rules(), RAINBOW, ("a", "b"))
-    state.draw(parse_card("M:red-orange"))
-    with pytest.raises(RecordError, match="cards: the builder saw 0 draws, the game has 1"):
-        builder.finish(state)
-    with pytest.raises(RecordError, match="rules"):
-        RecordBuilder(PRESETS["pl"], RAINBOW, ("a", "b")).finish(state)
-    with pytest.raises(RecordError, match="deck"):
-        RecordBuilder(Rules(), get_deck("double"), ("a", "b")).finish(state)
-    with pytest.raises(RecordError, match="seats"):
-        RecordBuilder(Rules(), RAINBOW, ("a", "b", "c")).finish(state)
 
 
 def test_save_and_load_keep_the_record_and_the_bytes(tmp_path: Path) -> None:
@@ -774,8 +764,7 @@ def test_text_that_is_not_an_object_is_named_as_json_names_it() -> None:
         ),
         (
             '{"seed": ' + "[" * 100_000,
-            "line 1, column 100009: not valid JSON: lists and objects nested 100001 levels deep, "
-            "too deep to read",
+            "not valid JSON: lists and objects nested too deeply to read",
         ),
     ],
 )
@@ -906,6 +895,174 @@ def test_records_with_junk_values_give_one_clear_line_never_a_traceback() -> Non
             _assert_one_clear_line(exc)
 
 
+# ---------------------------------------------------------------------- reading limits
+
+
+def _with_first_seat(name: str) -> str:
+    data = _data()
+    data["seats"][0] = name
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def test_record_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(_with_first_seat("x" * MAX_RECORD_SIZE), encoding="utf-8")
+    size = path.stat().st_size
+    assert str(_load_error(path)) == (
+        f"{path}: too large: {size:,} bytes, more than the 4 MiB a record file may have"
+    )
+
+
+def test_record_file_at_the_size_limit_is_read(tmp_path: Path) -> None:
+    text = SNAPSHOT_GAME.read_text(encoding="utf-8")
+    path = tmp_path / "padded.json"
+    path.write_text(text + " " * (MAX_RECORD_SIZE - len(text.encode())), encoding="utf-8")
+    assert path.stat().st_size == MAX_RECORD_SIZE
+    assert load_record(path) == load_record(SNAPSHOT_GAME)
+
+
+def test_a_pipe_cannot_feed_a_record_larger_than_the_limit(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+
+    def feed() -> None:
+        try:
+            with open(pipe, "wb") as out:
+                out.write(b" " * (MAX_RECORD_SIZE + 4096))
+        except BrokenPipeError:  # the reader stops one byte past the limit
+            pass
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    error = _load_error(pipe)
+    writer.join()
+    assert str(error) == f"{pipe}: too large: more than the 4 MiB a record file may have"
+
+
+def test_record_text_over_the_size_limit_is_refused() -> None:
+    text = _with_first_seat("x" * MAX_RECORD_SIZE)
+    assert str(_json_error(text)) == (
+        f"too large: {len(text):,} characters, more than the 4 MiB a record may have"
+    )
+
+
+def test_seat_name_limit_takes_every_name_a_front_end_writes() -> None:
+    from hisss.server.setup import MAX_NAME as SERVER_NAME  # noqa: PLC0415
+    from hisss.tui.match import MAX_NAME as TERMINAL_NAME  # noqa: PLC0415
+
+    assert max(SERVER_NAME, TERMINAL_NAME) <= MAX_SEAT_NAME
+    longest = "ż" * MAX_SEAT_NAME
+    assert GameRecord.from_json(_with_first_seat(longest)).seats[0] == longest
+
+
+def test_seat_name_over_the_limit_is_refused_with_its_line() -> None:
+    name = "x" * (MAX_SEAT_NAME + 1)
+    text = _with_first_seat(name)
+    error = _json_error(text)
+    assert str(error) == (
+        f"line {_line_of(text, name)}: seats[0]: must be at most {MAX_SEAT_NAME} characters "
+        f"long, not {MAX_SEAT_NAME + 1}"
+    )
+
+
+def test_text_with_a_lone_surrogate_is_refused_by_name() -> None:
+    data = _data()
+    data["seats"][0] = "Ala \ud800"
+    text = json.dumps(data, indent=2)  # spelt \\ud800: JSON can write what is no character
+    assert str(_json_error(text)) == (
+        f'line {_line_of(text, "Ala")}: seats[0]: must be text, not "Ala \\ud800": it holds a '
+        "lone UTF-16 surrogate (an escape such as \\ud800 that is no character)"
+    )
+
+
+def test_deeply_nested_record_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "nested.json"
+    half = MAX_RECORD_SIZE // 2
+    path.write_text("[" * half + "]" * half, encoding="utf-8")
+    assert str(_load_error(path)) == (
+        f"{path}: not valid JSON: lists and objects nested too deeply to read"
+    )
+
+
+def test_nesting_the_parser_takes_is_refused_by_the_field_that_holds_it() -> None:
+    data = _data()
+    value: list[Any] = []
+    for _ in range(500):
+        value = [value]
+    data["seed"] = value
+    text = json.dumps(data, indent=None)
+    assert str(_json_error(text)) == "line 1: seed: must be a whole number, not a list"
+
+
+# ---------------------------------------------------------------------- the JSON Schema
+
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "docs" / "record.schema.json"
+SCHEMA = jsonschema.Draft202012Validator(record_schema())
+
+
+def _schema_errors(path: Path) -> list[str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [error.message for error in SCHEMA.iter_errors(data)]
+
+
+def test_published_schema_is_the_one_the_reader_checks_with() -> None:
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == record_schema_text()
+    jsonschema.Draft202012Validator.check_schema(json.loads(record_schema_text()))
+
+
+def test_schema_rule_options_are_the_cores() -> None:
+    assert list(RulesModel.model_fields) == [*Rules().to_mapping(), "preset"]
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
+def test_golden_records_validate_against_the_schema(path: Path) -> None:
+    assert _schema_errors(path) == []
+
+
+@pytest.mark.parametrize("deck", ["rainbow", str(SCHEMA_FILE.parent / "decks" / "mini.toml")])
+def test_simulated_records_validate_against_the_schema(tmp_path: Path, deck: str) -> None:
+    args = ["simulate", "-n", "3", "-p", "3", "--deck", deck, "--snapshots"]
+    result = CliRunner().invoke(app, [*args, "--record-dir", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 3
+    for file in files:
+        assert _schema_errors(file) == []
+
+
+def test_saved_unfinished_game_validates_against_the_schema(tmp_path: Path) -> None:
+    match = Match(parse_players("Ala,bot:medium", Rules()), Rules(), RAINBOW, seed=21)
+    rng = random.Random(5)
+    for _ in range(9):
+        match.draw()
+        match.place(rng.choice(match.state.legal_actions()))
+    match.draw()  # saved with a card drawn and waiting
+    path = tmp_path / "saved.json"
+    save_record(match.record(), path)
+    assert load_record(path).result is None
+    assert _schema_errors(path) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d.update(extra=1), "extra"),
+        (lambda d: d.pop("turns"), "turns"),
+        (lambda d: d.update(seed="7"), "seed"),
+        (lambda d: d["seats"].__setitem__(0, "x" * (MAX_SEAT_NAME + 1)), "seats[0]"),
+        (lambda d: d["turns"][3].update(seat=0), "turns[3].seat"),
+        (lambda d: d["deck"]["cards"].update({"H:red": 0}), 'deck.cards."H:red"'),
+        (lambda d: d["result"].update(winners=[]), "result.winners"),
+        (lambda d: d["rules"].update(target=-1), "rules.target"),
+    ],
+)
+def test_schema_refuses_what_the_reader_refuses(change: Any, field: str) -> None:
+    data = copy.deepcopy(_data())
+    change(data)
+    assert list(SCHEMA.iter_errors(data))
+    assert _record_error(data).field == field
+
+
 # ---------------------------------------------------------------------- the format document
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
@@ -937,6 +1094,14 @@ def test_document_snapshot_example_matches_the_example_game() -> None:
     )
     assert snippet["table"] == [str(s) for s in state.table]
     assert snippet["pits"] == [[str(s) for s in pit] for pit in state.pits]
+
+
+def test_document_states_the_reading_limits() -> None:
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    for what, limit in (("a record file", MAX_RECORD_SIZE), ("a deck file", MAX_DECK_FILE_SIZE)):
+        assert f"| {what} | {size_text(limit)} ({limit:,} bytes) |" in text
+    assert f"| a seat name | {MAX_SEAT_NAME} characters |" in text
+    assert f"{MAX_RECORD_SIZE:,} characters" in text
 
 
 def test_document_recording_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,8 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from hisss.core import PRESETS, Deck, Rules, Scoring, deal, get_deck, new_game
-from hisss.record import GameRecord, RecordBuilder
+from hisss.core import PRESETS, Deck, Rules, Scoring, deal, get_deck
+from hisss.record import Game, GameRecord, Seat
 
 HERE = Path(__file__).resolve().parent
 
@@ -65,21 +65,20 @@ GAMES: tuple[GoldenGame, ...] = (
 def play(game: GoldenGame) -> GameRecord:
     """Play ``game`` with uniformly random players and return its record."""
     rng = random.Random(game.seed)
-    state = new_game(game.players, game.rules, game.deck)
-    builder = RecordBuilder(
-        game.rules, game.deck, ("random",) * game.players, game.seed, game.snapshots
+    seats = [Seat.bot("random", "random")] * game.players
+    played = Game(
+        game.rules,
+        game.deck,
+        seats,
+        seed=game.seed,
+        cards=deal(game.deck, rng),
+        snapshots=game.snapshots,
     )
-    for card in deal(game.deck, rng):
-        if state.is_terminal():
-            break
-        state.draw(card)
-        builder.drew(card)
-        if state.current_player is not None:
-            seat = state.to_move
-            action = rng.choice(state.legal_actions())
-            state.apply(action)
-            builder.placed(seat, card, action, state)
-    return builder.finish(state)
+    while not played.is_over():
+        played.draw()
+        if played.legal_actions():
+            played.place(rng.choice(played.legal_actions()))
+    return played.record()
 
 
 def render(game: GoldenGame) -> str:

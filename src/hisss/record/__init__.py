@@ -2,18 +2,28 @@
 
 :mod:`hisss.record.game` owns the game driver, :class:`Game`, through which every front end plays
 (with the seats of :mod:`hisss.record.seats`); :mod:`hisss.record.format` owns the versioned JSON
-game-record format; :mod:`hisss.record.replay` rebuilds and checks a game from its record through
-the driver;
-:mod:`hisss.record.deckfile` reads user decks from TOML or JSON files. This package imports only
-:mod:`hisss.core` and the standard library.
+game-record format, its writing and the reading limits; :mod:`hisss.record.reading` reads a
+record field by field, with the pydantic models of :mod:`hisss.record.schema` (which also give
+the record's JSON Schema); :mod:`hisss.record.replay` rebuilds and checks a game from its record
+through the driver; :mod:`hisss.record.deckfile` reads user decks from TOML or JSON files. JSON
+text is read by :mod:`hisss.record.jsontext`, files by :mod:`hisss.record.files`, and
+:mod:`hisss.record.text` keeps messages to one line. This package imports :mod:`hisss.core`, the
+standard library and pydantic (only once a record or a deck file is read).
 """
 
-from hisss.record.deckfile import DECK_FILE_TYPES, DeckFileError, load_deck, resolve_deck
+from hisss.record.deckfile import (
+    DECK_FILE_TYPES,
+    MAX_DECK_FILE_SIZE,
+    DeckFileError,
+    load_deck,
+    resolve_deck,
+)
 from hisss.record.format import (
     FORMAT_NAME,
     FORMAT_VERSION,
+    MAX_RECORD_SIZE,
+    MAX_SEAT_NAME,
     GameRecord,
-    RecordBuilder,
     RecordError,
     Turn,
     load_record,
@@ -28,11 +38,13 @@ __all__ = [
     "DECK_FILE_TYPES",
     "FORMAT_NAME",
     "FORMAT_VERSION",
+    "MAX_DECK_FILE_SIZE",
+    "MAX_RECORD_SIZE",
+    "MAX_SEAT_NAME",
     "DeckFileError",
     "Game",
     "GameRecord",
     "Phase",
-    "RecordBuilder",
     "RecordError",
     "ReplayError",
     "Seat",

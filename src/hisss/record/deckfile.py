@@ -2,8 +2,11 @@
 
 This module owns reading a deck description from a file (:func:`load_deck`), choosing between a
 built-in deck and a file (:func:`resolve_deck`), and :class:`DeckFileError`, whose message names the
-file, the line and column of a syntax error or the offending field, and the reason. What a valid
-deck is, is decided by :meth:`hisss.core.decks.Deck.from_mapping`.
+file, the line and column of a syntax error or the offending field, and the reason. A file is
+parsed by :mod:`tomllib` or :func:`hisss.record.jsontext.read_json`, its shape checked by
+:class:`hisss.record.schema.DeckModel`, and what a valid deck is, is decided by
+:meth:`hisss.core.decks.Deck.from_mapping`. A file larger than :data:`MAX_DECK_FILE_SIZE` is refused
+before it is read.
 
 A deck file in TOML::
 
@@ -36,17 +39,20 @@ from typing import Any
 
 from hisss.core.decks import BUILTIN_DECKS, Deck
 from hisss.core.errors import DeckError
-from hisss.record.format import (
+from hisss.record.files import FileTextError, read_text
+from hisss.record.jsontext import (
+    JsonPath,
     JsonTextError,
     json_position,
-    printable,
     read_json,
-    show_value,
-    utf8_error,
+    too_deep,
 )
+from hisss.record.text import printable, show_value
 
 #: The file types a deck can be read from, by extension.
 DECK_FILE_TYPES = (".toml", ".json")
+#: The largest deck file a reader takes, in bytes.
+MAX_DECK_FILE_SIZE = 2**20
 
 _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _TOML_END = re.compile(r"\s*\(at end of document\)\s*$")
@@ -87,7 +93,8 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
     """Read a deck from a ``.toml`` or ``.json`` file; raises :class:`DeckFileError`.
 
     A deck without a ``name`` field is named after the file (``mini.toml`` gives ``mini``). A bad
-    field is reported with the line where it is written.
+    field is reported with the line where it is written. A file larger than
+    :data:`MAX_DECK_FILE_SIZE` bytes is refused before it is read.
     """
     file = os.fspath(path)
     where = Path(path)
@@ -96,27 +103,23 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
         kind = f"type {show_value(where.suffix)}" if where.suffix else "type (no extension)"
         raise DeckFileError(file, f"unknown deck file {kind}: use {' or '.join(DECK_FILE_TYPES)}")
     try:
-        raw = where.read_bytes()
-    except FileNotFoundError:
-        raise DeckFileError(file, "no such file") from None
-    except IsADirectoryError:
-        raise DeckFileError(file, "is a directory, not a deck file") from None
-    except OSError as exc:
-        raise DeckFileError(file, f"cannot read: {exc.strerror or exc}") from None
-    except ValueError as exc:  # a path with a NUL character
-        raise DeckFileError(file, f"cannot read: {exc}") from None
-    try:
-        text = raw.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as exc:
-        line, column, reason = utf8_error(raw, exc)
-        raise DeckFileError(file, reason, line=line, column=column) from None
+        text = read_text(path, MAX_DECK_FILE_SIZE, "deck file").removeprefix("\ufeff")
+    except FileTextError as exc:
+        raise DeckFileError(file, exc.reason, line=exc.line, column=exc.column) from None
     toml = suffix == ".toml"
     data = _parse_toml(file, text) if toml else _parse_json(file, text)
+    from hisss.record import schema  # noqa: PLC0415 - it loads pydantic: only when a file is read
+
+    problem = schema.deck_problem(data)
+    if problem is not None:
+        loc, reason = problem
+        keys = tuple(str(part) for part in loc)
+        raise DeckFileError(file, reason, field=_field_name(keys), line=_line(text, toml, keys))
     try:
         return Deck.from_mapping(data, default_name=where.stem.strip() or "custom")
     except DeckError as exc:
-        key = _key_path(exc.field, data)
-        written = None if key is None else _toml_line(text, key) if toml else _json_line(text, key)
+        held = deck_key_path(exc.field, data)
+        written = None if held is None else _line(text, toml, held)
         raise DeckFileError(file, exc.reason, field=exc.field, line=written) from None
 
 
@@ -143,7 +146,7 @@ def resolve_deck(name_or_path: str) -> Deck:
 
 def _parse_toml(file: str, text: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text, parse_float=_finite_float)
+        data = tomllib.loads(text, parse_float=_finite_float)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         found = _TOML_WHERE.search(message)
@@ -171,7 +174,7 @@ def _parse_toml(file: str, text: str) -> dict[str, Any]:
         raise DeckFileError(file, f"not valid TOML: {exc}", line=line) from None
     except RecursionError:
         line = _first_line(text, r"[\[{]{100}|(?:\.[^.=\n]*){100}")
-        reason = "not valid TOML: tables or lists nested too deeply to read"
+        reason = f"not valid TOML: {too_deep('tables or lists')}"
         raise DeckFileError(file, reason, line=line) from None
     except ValueError as exc:
         if "digits" not in str(exc):
@@ -181,6 +184,7 @@ def _parse_toml(file: str, text: str) -> dict[str, Any]:
         line = _first_line(text, rf"(?<![\w.])[+-]?\d\w{{{limit},}}")
         reason = f"not valid TOML: a whole number of more than {limit} digits is too long to read"
         raise DeckFileError(file, reason, line=line) from None
+    return data
 
 
 class _BadNumberError(ValueError):
@@ -221,14 +225,19 @@ def _parse_json(file: str, text: str) -> dict[str, Any]:
     return data
 
 
-def _field_name(path: tuple[str | int, ...]) -> str:
+def _field_name(path: JsonPath) -> str:
     """A path as a deck error names it: ``name``, ``cards."H:red"``."""
     head, *rest = (str(part) for part in path)
     return ".".join([head, *(f'"{part}"' for part in rest)])
 
 
-def _key_path(field: str, data: dict[str, Any]) -> tuple[str, ...] | None:
-    """The keys of the field a deck error names; ``None`` for a field the file does not hold."""
+def deck_key_path(field: str, data: dict[str, Any]) -> tuple[str, ...] | None:
+    """The keys of the field a :class:`~hisss.core.errors.DeckError` names in the deck ``data``;
+    ``None`` for a field that ``data`` does not hold.
+
+    >>> deck_key_path('cards."H:red"', {"cards": {"H:red": 0}})
+    ('cards', 'H:red')
+    """
     if field in data:
         return (field,)
     cards = data.get("cards")
@@ -239,7 +248,10 @@ def _key_path(field: str, data: dict[str, Any]) -> tuple[str, ...] | None:
     return None
 
 
-def _json_line(text: str, key: tuple[str, ...]) -> int | None:
+def _line(text: str, toml: bool, key: tuple[str, ...]) -> int | None:
+    """The line where ``key`` is written in the file's ``text``; ``None`` for a key not written."""
+    if toml:
+        return _toml_line(text, key)
     where = json_position(text, key)
     return None if where is None else where[0]
 
