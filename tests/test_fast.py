@@ -40,7 +40,7 @@ from hisss.core import (
     parse_card,
 )
 from hisss.sim import simulate
-from hisss.sim.batch import SimSpec, fast_lines, fast_stats, play_chunk
+from hisss.sim.batch import Engine, SimSpec, fast_lines, fast_stats, play_chunk
 from hisss.sim.bench import fast_throughput
 from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts
 from hisss.sim.results import dumps
@@ -150,6 +150,15 @@ def test_fast_statistics_match_the_engine(
     _close(engine, fast, (players, rules, deck.name, bots))
 
 
+def test_engines_are_the_spellings_of_reports() -> None:
+    assert [engine.value for engine in Engine] == ["engine", "fast"]
+    rules = get_rules("classic")
+    by_member = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine=Engine.FAST)
+    by_name = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine="fast")
+    assert by_member == by_name
+    assert type(by_member["engine"]) is str and by_member["engine"] == "fast"
+
+
 def test_greedy_beats_random_in_the_kernel() -> None:
     bots = ["greedy", "random"]
     report = simulate(20_000, 2, 1, get_rules("classic"), RAINBOW, bots, engine="fast")
@@ -206,7 +215,9 @@ def test_fast_stats_equal_the_rows_read_back() -> None:
     # The numpy statistics of a task equal the statistics of its lines added one by one, as a
     # resumed run adds them.
     rules = Rules(scoring=Scoring.FIRST_TO, target=10)
-    spec = SimSpec(3, 4, rules, RAINBOW, ("greedy", "random", "random"), "fast", {"x": 1}, True)
+    spec = SimSpec(
+        3, 4, rules, RAINBOW, ("greedy", "random", "random"), Engine.FAST, {"x": 1}, True
+    )
     games = play_fast(FastSpec(3, rules, RAINBOW, ("greedy", "random", "random")), 4, 1, 500)
     stats = fast_stats(games.rows, 3, rules)
     again = RunStats(3, rules)
