@@ -2,15 +2,18 @@
 
 Two kinds of check. The exact one replays engine games (random choices over fixed deals, for every
 preset, the built-in decks, 2 to 6 players and the other rule options) through the kernel's debug
-entry point and compares, turn by turn, the number of legal actions, the most cards one action
-takes and the number of actions greedy chooses among, then the result, the claims and what was
-left on the table: a subtle rule bug cannot hide in statistical noise there. The statistical one
-compares every statistic of ``hisss simulate --json`` between the engine and the kernel, for
-random and greedy bots, within standard errors.
+entry point, built from the same compiled steps as the bots' games, and compares, turn by turn,
+the number of legal actions, the most cards one action takes and the number of actions greedy
+chooses among, then the result, the claims and what was left on the table: a subtle rule bug
+cannot hide in statistical noise there. The statistical one compares every statistic of
+``hisss simulate --json`` between the engine and the kernel, for random and greedy bots, within
+standard errors. Beside them, the bots' games in the kernel for fixed seeds must stay exactly the
+same from one version to the next.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -37,7 +40,7 @@ from hisss.core import (
     parse_card,
 )
 from hisss.sim import simulate
-from hisss.sim.batch import SimSpec, fast_lines, fast_stats, play_chunk
+from hisss.sim.batch import Engine, SimSpec, fast_lines, fast_stats, play_chunk
 from hisss.sim.bench import fast_throughput
 from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts
 from hisss.sim.results import dumps
@@ -147,6 +150,15 @@ def test_fast_statistics_match_the_engine(
     _close(engine, fast, (players, rules, deck.name, bots))
 
 
+def test_engines_are_the_spellings_of_reports() -> None:
+    assert [engine.value for engine in Engine] == ["engine", "fast"]
+    rules = get_rules("classic")
+    by_member = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine=Engine.FAST)
+    by_name = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine="fast")
+    assert by_member == by_name
+    assert type(by_member["engine"]) is str and by_member["engine"] == "fast"
+
+
 def test_greedy_beats_random_in_the_kernel() -> None:
     bots = ["greedy", "random"]
     report = simulate(20_000, 2, 1, get_rules("classic"), RAINBOW, bots, engine="fast")
@@ -161,11 +173,51 @@ def test_fast_games_depend_only_on_seed_and_number() -> None:
     assert whole.seeds.tolist()[:3] == [fast_game_seed(9, k) for k in (1, 2, 3)]
 
 
+@pytest.mark.parametrize(
+    ("players", "rules", "deck", "bots", "digest"),
+    [
+        (
+            2,
+            get_rules("classic"),
+            RAINBOW,
+            ("random", "greedy"),
+            "fe06b4e2f6cf2f2a405c3179cf972ddc",
+        ),
+        (
+            4,
+            get_rules("pl"),
+            DOUBLE,
+            ("greedy", "random", "random", "greedy"),
+            "725e7776ad02f63a495b8e52dd8cb99f",
+        ),
+        (
+            3,
+            Rules(scoring=Scoring.FIRST_TO, target=12),
+            ALL_PAIRS,
+            ("greedy", "greedy", "random"),
+            "ca45775bdba1ec7cbb4392a425788158",
+        ),
+    ],
+)
+def test_kernel_games_stay_the_same(
+    players: int, rules: Rules, deck: Deck, bots: tuple[str, ...], digest: str
+) -> None:
+    # The exact games the bots play in the kernel for fixed seeds (every figure and claim of 2000
+    # games): a results file written by an earlier version resumes with the very same games.
+    games = play_fast(FastSpec(players, rules, deck, bots), 2024, 1, 2000)
+    h = hashlib.sha256()
+    for array in (games.seeds, games.rows, games.claim_seat, games.claim_len):
+        h.update(array.tobytes())
+    assert h.hexdigest()[:32] == digest
+
+
 def test_fast_stats_equal_the_rows_read_back() -> None:
     # The numpy statistics of a task equal the statistics of its lines added one by one, as a
     # resumed run adds them.
     rules = Rules(scoring=Scoring.FIRST_TO, target=10)
-    spec = SimSpec(3, 4, rules, RAINBOW, ("greedy", "random", "random"), "fast", {"x": 1}, True)
+    spec = SimSpec(
+        3, 4, rules, RAINBOW, ("greedy", "random", "random"), Engine.FAST, {"x": 1}, True
+    )
     games = play_fast(FastSpec(3, rules, RAINBOW, ("greedy", "random", "random")), 4, 1, 500)
     stats = fast_stats(games.rows, 3, rules)
     again = RunStats(3, rules)

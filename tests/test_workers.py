@@ -32,7 +32,7 @@ from typer.testing import CliRunner, Result
 from hisss.cli import app
 from hisss.cli.progress import RateColumn
 from hisss.core import ConfigError, get_rules
-from hisss.sim.executor import Backend, run_ordered
+from hisss.sim.executor import Backend, BackendKind, run_ordered
 from hisss.sim.results import header_line, open_results
 
 runner = CliRunner()
@@ -252,6 +252,15 @@ def test_bad_backend_options(args: list[str], message: str) -> None:
         result = _run(*command, *args)
         assert result.exit_code == 2 and result.stdout == "", result.output
         assert message in result.stderr, result.stderr
+
+
+def test_backend_kinds_are_the_command_line_spellings() -> None:
+    assert [kind.value for kind in BackendKind] == ["local", "ray"]
+    assert Backend().kind is BackendKind.LOCAL and not Backend().parallel
+    assert Backend("ray", 2) == Backend(BackendKind.RAY, 2)
+    assert Backend("ray", 2).kind is BackendKind.RAY and Backend("ray").parallel
+    with pytest.raises(ConfigError, match=r"unknown backend 'spark' \(backends: local, ray\)"):
+        Backend("spark")
 
 
 def test_worker_errors_come_back_as_they_were() -> None:

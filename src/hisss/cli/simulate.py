@@ -28,8 +28,9 @@ from hisss.core import ConfigError
 from hisss.record import resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
+from hisss.sim.batch import Engine
 from hisss.sim.bench import DEFAULT_SECONDS
-from hisss.sim.executor import Backend
+from hisss.sim.executor import Backend, BackendKind
 from hisss.sim.movetimes import move_times
 
 
@@ -78,7 +79,7 @@ def simulate(
         ),
     ] = False,
     workers: WorkersOption = 1,
-    backend: BackendOption = "local",
+    backend: BackendOption = BackendKind.LOCAL.value,
     address: AddressOption = None,
     out: Annotated[
         Path | None,
@@ -119,7 +120,7 @@ def simulate(
             "bots": [n.strip() for n in bots.split(",")],
             "record_dir": record_dir,
             "snapshots": snapshots,
-            "engine": "fast" if fast else "engine",
+            "engine": Engine.FAST if fast else Engine.ENGINE,
             "backend": Backend(backend.strip().lower(), workers, address),
             "out": out,
             "chunk": chunk,

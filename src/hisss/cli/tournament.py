@@ -29,7 +29,7 @@ from hisss.core import ConfigError
 from hisss.record import resolve_deck
 from hisss.sim import tournament as run_tournament
 from hisss.sim.analysis import analyze as run_analyze
-from hisss.sim.executor import Backend
+from hisss.sim.executor import Backend, BackendKind
 
 
 def tournament(
@@ -56,7 +56,7 @@ def tournament(
     players: PlayersOption = 2,
     seed: SeedOption = 0,
     workers: WorkersOption = 1,
-    backend: BackendOption = "local",
+    backend: BackendOption = BackendKind.LOCAL.value,
     address: AddressOption = None,
     mirror: Annotated[
         bool,

@@ -28,6 +28,7 @@ import math
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,17 @@ from hisss.sim.play import game_seed, play_game
 from hisss.sim.results import ResultsWriter, dumps, open_results
 from hisss.sim.stats import Progress, RunStats, game_row, rules_label, stat_names
 
-#: The engines that play a run.
-ENGINES: tuple[str, ...] = ("engine", "fast")
+
+class Engine(StrEnum):
+    """What plays a run's games: the rules engine (every bot) or the compiled kernel (``--fast``:
+    random and greedy bots); the values are the spellings in reports and results files."""
+
+    ENGINE = "engine"
+    FAST = "fast"
+
+
 #: The most games of one task, by engine; smaller tasks keep the progress bar moving.
-MAX_CHUNK = {"engine": 1000, "fast": 50_000}
+MAX_CHUNK = {Engine.ENGINE: 1000, Engine.FAST: 50_000}
 #: Tasks per worker aimed for, so that uneven task times even out.
 CHUNKS_PER_WORKER = 8
 
@@ -57,7 +65,7 @@ class SimSpec:
     deck: Deck
     #: One bot per seat: a name (made afresh for each game) or a bot object.
     bots: tuple[Bot | str, ...]
-    engine: str = "engine"
+    engine: Engine = Engine.ENGINE
     #: Per-game settings copied into every line.
     settings: dict[str, Any] = field(default_factory=dict)
     #: Write lines for a results file.
@@ -88,7 +96,7 @@ def play_chunk(
     The package's errors are raised again naming the game, so that they cross a process boundary
     intact.
     """
-    if spec.engine == "fast":
+    if spec.engine is Engine.FAST:
         return _fast_chunk(spec, first, last)
     stats = RunStats(spec.players, spec.rules)
     lines: list[str] = []
@@ -232,11 +240,11 @@ def fast_lines(games: Any, spec: SimSpec) -> list[str]:
 
 
 def chunk_ranges(
-    first: int, last: int, engine: str, workers: int, size: int | None = None
+    first: int, last: int, engine: Engine, workers: int, size: int | None = None
 ) -> list[tuple[int, int]]:
     """Consecutive ranges ``(first, last)`` of game numbers covering ``first`` to ``last``.
 
-    >>> chunk_ranges(1, 10, "engine", 1, size=4)
+    >>> chunk_ranges(1, 10, Engine.ENGINE, 1, size=4)
     [(1, 4), (5, 8), (9, 10)]
     """
     count = last - first + 1
@@ -268,7 +276,7 @@ def simulate(
     progress: Progress | None = None,
     *,
     snapshots: bool = False,
-    engine: str = "engine",
+    engine: Engine | str = Engine.ENGINE,
     backend: Backend | None = None,
     out: str | Path | None = None,
     chunk: int | None = None,
@@ -277,8 +285,9 @@ def simulate(
 
     ``bots`` holds one bot per seat, or a single one for every seat: names (made afresh for every
     game, so that a bot's memory never carries from one game to the next; needed for the results
-    to be the same on any backend) or bot objects. ``engine`` is ``engine`` (the rules engine,
-    every bot) or ``fast`` (the compiled kernel: ``random`` and ``greedy`` only). ``backend``
+    to be the same on any backend) or bot objects. ``engine`` (an :class:`Engine` or its
+    spelling) is ``engine`` (the rules engine, every bot) or ``fast`` (the compiled kernel:
+    ``random`` and ``greedy`` only). ``backend``
     says where the games run (default: this process). With ``record_dir`` each game's record is
     written there as ``game-000001.json``, ... (engine only; with ``snapshots`` the table and pits
     after every turn). With ``out`` every game is streamed to a results file, resumed when it
@@ -292,8 +301,10 @@ def simulate(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"the seed must be a whole number, not {seed!r}")
     rules.check_players(players)
-    if engine not in ENGINES:
-        raise ConfigError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    try:
+        engine = Engine(engine)
+    except ValueError:
+        raise ConfigError(f"unknown engine {engine!r} (engines: {', '.join(Engine)})") from None
     seats = tuple(bots) * players if len(bots) == 1 else tuple(bots)
     if len(seats) != players:
         raise ConfigError(f"{len(bots)} bots for {players} players: give one, or one per seat")
@@ -302,7 +313,7 @@ def simulate(
     if chunk is not None:
         chunk = _whole(chunk, "the games per task", 1)
     backend = backend if backend is not None else Backend()
-    if engine == "fast":
+    if engine is Engine.FAST:
         if record_dir is not None:
             raise ConfigError(
                 "game records (--record-dir) are written by the engine only, not by the fast "
@@ -311,7 +322,7 @@ def simulate(
         fast = importlib.import_module("hisss.sim.fast")
         fast.require_kernel()
     settings: dict[str, Any] = {
-        "engine": engine,
+        "engine": engine.value,
         "players": players,
         "rules": rules_label(rules),
         "deck": deck.name,
@@ -329,7 +340,7 @@ def simulate(
         record_dir=str(record_dir) if record_dir is not None else None,
         snapshots=snapshots,
     )
-    if engine == "fast":
+    if engine is Engine.FAST:
         checked = _fast_spec(spec)  # a bot the kernel does not play fails before anything else
         if backend.parallel:
             # compile (or load) here first, so that local workers load the cache, not compile
@@ -351,7 +362,7 @@ def simulate(
         if progress is not None and done:
             progress(done, games)
         tasks = chunk_ranges(done + 1, games, engine, backend.workers, chunk)
-        per_game = not backend.parallel and engine == "engine"
+        per_game = not backend.parallel and engine is Engine.ENGINE
         if per_game:
             results: Iterator[ChunkResult] = (
                 play_chunk(spec, a, b, _per_game(progress, a - 1, games)) for a, b in tasks
@@ -375,7 +386,7 @@ def simulate(
         "deck": deck.name,
         "deck_cards": deck.size,
         "bots": [b.name for b in made],
-        "engine": engine,
+        "engine": engine.value,
     }
     report.update(stats.report())
     assert list(stats.stats) == stat_names(players)
@@ -393,8 +404,8 @@ def _per_game(progress: Progress | None, before: int, games: int) -> Callable[[i
 
 
 __all__ = [
-    "ENGINES",
     "ChunkResult",
+    "Engine",
     "SimSpec",
     "chunk_ranges",
     "fast_lines",

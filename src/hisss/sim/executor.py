@@ -15,7 +15,8 @@ a bounded number of results in memory.
   unless the environment says otherwise) and stops it at the end. When Ray is already initialised
   in this process (a notebook, a test fixture), that instance is used and left running.
 
-The task function must be importable by the workers (a module-level function of the package).
+The kinds are the members of :class:`BackendKind`. The task function must be importable by the
+workers (a module-level function of the package).
 
 >>> list(run_ordered(abs, [(-3,), (4,), (-5,)], Backend()))
 [3, 4, 5]
@@ -30,32 +31,44 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from hisss.core import ConfigError, HisssError
 
 R = TypeVar("R")
 
-#: The backends, by name.
-BACKENDS: tuple[str, ...] = ("local", "ray")
 #: Tasks kept in flight per worker.
 IN_FLIGHT_PER_WORKER = 2
 
 
+class BackendKind(StrEnum):
+    """Where tasks run; the values are the spellings of ``--backend``."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
 @dataclass(frozen=True, slots=True)
 class Backend:
-    """Where tasks run: ``kind`` ``local`` or ``ray``, the number of workers, a Ray address."""
+    """Where tasks run: the kind (a :class:`BackendKind` or its spelling, kept as the
+    :class:`BackendKind`), the number of workers, a Ray address."""
 
-    kind: str = "local"
+    kind: BackendKind | str = BackendKind.LOCAL
     workers: int = 1
     address: str | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in BACKENDS:
-            raise ConfigError(f"unknown backend {self.kind!r} (backends: {', '.join(BACKENDS)})")
+        try:
+            kind = BackendKind(self.kind)
+        except ValueError:
+            raise ConfigError(
+                f"unknown backend {self.kind!r} (backends: {', '.join(BackendKind)})"
+            ) from None
+        object.__setattr__(self, "kind", kind)
         if isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1:
             raise ConfigError(f"workers must be a whole number of at least 1, not {self.workers!r}")
-        if self.address is not None and self.kind != "ray":
+        if self.address is not None and kind is not BackendKind.RAY:
             raise ConfigError("an address is given only with the ray backend (--backend ray)")
         if self.address is not None and not self.address.strip():
             raise ConfigError("the Ray address is empty: give host:port, or leave it out")
@@ -63,7 +76,7 @@ class Backend:
     @property
     def parallel(self) -> bool:
         """True when tasks run outside this process."""
-        return self.kind == "ray" or self.workers > 1
+        return self.kind is BackendKind.RAY or self.workers > 1
 
 
 def run_ordered(
@@ -76,7 +89,7 @@ def run_ordered(
     """
     if not tasks:
         return iter(())
-    if backend.kind == "ray":
+    if backend.kind is BackendKind.RAY:
         return _ray_ordered(fn, tasks, backend)
     if backend.workers == 1 or len(tasks) == 1:
         return (fn(*task) for task in tasks)
@@ -158,4 +171,4 @@ def _ray_ordered(
             ray.shutdown()
 
 
-__all__ = ["BACKENDS", "Backend", "run_ordered"]
+__all__ = ["Backend", "BackendKind", "run_ordered"]

@@ -129,14 +129,31 @@ class FastGames:
     claim_len: Any
 
 
+def _game(players: int, rules: Rules) -> tuple[int, bool, bool, int, int]:
+    """The kernel's ``game`` tuple: players, forced placement, every join claimed, the scoring's
+    code and the target."""
+    join_always = rules.join_claim is JoinClaim.ALWAYS
+    return (
+        players,
+        rules.forced_placement,
+        join_always,
+        _SCORING_CODE[rules.scoring],
+        rules.target,
+    )
+
+
+def _cards(np: Any) -> tuple[Any, Any, Any]:
+    """The kernel's ``cards`` tuple: :func:`card_tables` as arrays."""
+    kind, a, b = card_tables()
+    return np.array(kind, dtype=np.int64), np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
+
+
 class _Tables:
     """The spec's arrays for the kernel, built once per process and spec."""
 
     def __init__(self, spec: FastSpec, np: Any) -> None:
-        kind, a, b = card_tables()
-        self.kind = np.array(kind, dtype=np.int64)
-        self.a = np.array(a, dtype=np.int64)
-        self.b = np.array(b, dtype=np.int64)
+        self.game = _game(spec.players, spec.rules)
+        self.cards = _cards(np)
         self.deck = np.array([c.code for c in spec.deck.cards()], dtype=np.int64)
         self.bots = np.array([FAST_BOTS.index(n) for n in spec.bots], dtype=np.int64)
 
@@ -161,27 +178,13 @@ def play_fast(spec: FastSpec, seed: int, first: int, count: int) -> FastGames:
     kernel = require_kernel()
     np = importlib.import_module("numpy")
     tables = _tables(spec, np)
-    rules = spec.rules
     seeds = kernel.game_seeds(np.uint64(base_seed(seed)), first, count)
     rows = np.empty((count, kernel.row_width(spec.players)), dtype=np.int64)
     width = max_claims(spec.deck)
     claim_seat = np.zeros((count, width), dtype=np.int8)
     claim_len = np.zeros((count, width), dtype=np.int32)
     kernel.play_games(
-        tables.deck,
-        seeds,
-        spec.players,
-        rules.forced_placement,
-        rules.join_claim is JoinClaim.ALWAYS,
-        _SCORING_CODE[rules.scoring],
-        rules.target,
-        tables.bots,
-        tables.kind,
-        tables.a,
-        tables.b,
-        rows,
-        claim_seat,
-        claim_len,
+        tables.deck, seeds, tables.game, tables.cards, tables.bots, rows, claim_seat, claim_len
     )
     return FastGames(first, seeds, rows, claim_seat, claim_len)
 
@@ -223,9 +226,9 @@ def replay_counts(
     out of range (naming the turn and the count) or the choices run out before the game ends.
     """
     kernel = require_kernel()
+    replay = importlib.import_module("hisss.sim.kernel_replay")
     np = importlib.import_module("numpy")
     rules.check_players(players)
-    kind, a, b = card_tables()
     order = np.array([c.code for c in cards], dtype=np.int64)
     picks = np.array(list(choices), dtype=np.int64)
     counts = np.zeros((max(len(cards), 1), 3), dtype=np.int64)
@@ -233,24 +236,8 @@ def replay_counts(
     width = len(cards) // 3 + 1
     seats = np.zeros(width, dtype=np.int8)
     lengths = np.zeros(width, dtype=np.int32)
-    if len(picks) == 0:
-        picks = np.array([-1], dtype=np.int64)  # an empty array means "bots play"; -1 stops
-    claims = kernel.replay_game(
-        order,
-        picks,
-        players,
-        rules.forced_placement,
-        rules.join_claim is JoinClaim.ALWAYS,
-        _SCORING_CODE[rules.scoring],
-        rules.target,
-        np.array(kind, dtype=np.int64),
-        np.array(a, dtype=np.int64),
-        np.array(b, dtype=np.int64),
-        counts,
-        row,
-        seats,
-        lengths,
-    )
+    out = (row, seats, lengths)
+    claims = replay.replay_game(order, picks, _game(players, rules), _cards(np), counts, out)
     if claims < 0:
         turn = -1 - claims
         if turn >= len(choices):

@@ -16,9 +16,16 @@ uniform ``u``, and a forced move (or a single best greedy action) draws nothing,
 engine's bots. The kernel's games are therefore not the engine's games for the same seed, but
 they follow the same distribution: every placement is drawn from the same legal set.
 
+A game is small compiled steps: :func:`moves` lists a turn's legal actions, a bot picks one,
+:func:`step` applies it and counts it, :func:`finish` scores the game; :func:`play_games` deals and
+plays many games with bots choosing. :mod:`hisss.sim.kernel_replay` plays the same steps with given
+choices, to check them against the engine.
+
 This module needs numba; :mod:`hisss.sim.fast` is the Python side (checks, seeds, statistics).
 Compiled code is cached on disk when the package directory is writable or ``NUMBA_CACHE_DIR`` is
-set, and compiled afresh in each process otherwise.
+set, and compiled afresh in each process otherwise. Every cached function lives in this one file:
+numba checks only the file of the function it loads, so a cached caller of code in another file
+could run stale code.
 """
 
 from __future__ import annotations
@@ -83,6 +90,9 @@ def _cache_wanted() -> bool:
 
 
 _CACHE = _cache_wanted()
+#: The small steps of a game, inlined into their callers in numba's IR: one compiled loop per game
+#: (:func:`_play`), as fast as a single long function.
+_step = njit(cache=_CACHE, inline="always")
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -94,7 +104,7 @@ _S11 = np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
-@njit(cache=_CACHE)
+@_step
 def _next(rng: Any) -> Any:
     """The next 64-bit output of the splitmix64 generator whose state is ``rng[0]``."""
     s = rng[0] + _GOLDEN
@@ -104,414 +114,367 @@ def _next(rng: Any) -> Any:
     return z ^ (z >> _S31)
 
 
-@njit(cache=_CACHE)
+@_step
 def _below(rng: Any, n: int) -> int:
     """A uniform whole number in ``[0, n)``."""
     u = float(_next(rng) >> _S11) * _TO_UNIT
     return int(u * n)
 
 
+#: Rows of the scratch array ``work`` (:func:`scratch`). The table, one column per snake: the
+#: colours and kinds of the left and right ends, and the length.
+_LC, _RC, _LK, _RK, _LN = range(5)
+#: The turn's extends and caps: snake, end (0 left, 1 right), the mid-section's side touching the
+#: end (0: side a, 1: side b).
+_ACT_I, _ACT_E, _ACT_S = range(5, 8)
+#: The open ends a mid-section's side a (``EX``) and side b (``EY``) may touch: snake and end.
+_EX_I, _EX_E, _EY_I, _EY_E = range(8, 12)
+WORK_ROWS = 12
+#: Rows of the scratch array ``pairs``: each join of the turn, as the snake and end touched by
+#: side a, then the snake and end touched by side b.
+_J_I, _J_IE, _J_J, _J_JE = range(4)
+
+
 @njit(cache=_CACHE)
-def _remove(lc: Any, rc: Any, lk: Any, rk: Any, ln: Any, size: int, i: int) -> int:
+def scratch(size: int) -> Any:
+    """The scratch arrays ``(work, pairs)`` for games of ``size`` cards.
+
+    An end takes at most two actions (a wild neck, both sides), and a join pairs an end touched
+    by side a with one touched by side b: at most ``2 * size`` of each.
+    """
+    work = np.zeros((WORK_ROWS, 4 * size + 4), dtype=np.int64)
+    pairs = np.zeros((4, 4 * size * size + 4), dtype=np.int64)
+    return work, pairs
+
+
+@_step
+def _place_new(work: Any, size: int, kind: int, x: int, y: int) -> int:
+    """Lay the card (``kind``, colours ``x`` and ``y``) as a new snake at the table's end."""
+    if kind == K_MID:
+        work[_LC, size] = x
+        work[_RC, size] = y
+    elif kind == K_HEAD:
+        work[_LC, size] = CLOSED
+        work[_RC, size] = x
+    else:
+        work[_LC, size] = x
+        work[_RC, size] = CLOSED
+    work[_LK, size] = kind
+    work[_RK, size] = kind
+    work[_LN, size] = 1
+    return size + 1
+
+
+@_step
+def _remove(work: Any, size: int, i: int) -> int:
     """Remove snake ``i`` from the table, keeping the order; return the new size."""
     for k in range(i, size - 1):
-        lc[k] = lc[k + 1]
-        rc[k] = rc[k + 1]
-        lk[k] = lk[k + 1]
-        rk[k] = rk[k + 1]
-        ln[k] = ln[k + 1]
+        for r in range(_LN + 1):
+            work[r, k] = work[r, k + 1]
     return size - 1
 
 
-@njit(cache=_CACHE)
-def _play(
-    order: Any,
-    players: int,
-    forced: bool,
-    join_always: bool,
-    scoring: int,
-    target: int,
-    bots: Any,
-    card_kind: Any,
-    card_a: Any,
-    card_b: Any,
-    rng: Any,
-    choices: Any,
-    counts: Any,
-    row: Any,
-    claim_seat: Any,
-    claim_len: Any,
-    work: Any,
-) -> int:
-    """Play one game of the cards ``order`` (starter first); return the number of claims.
+@_step
+def _add_action(work: Any, ne: int, i: int, e: int, side: int) -> int:
+    work[_ACT_I, ne] = i
+    work[_ACT_E, ne] = e
+    work[_ACT_S, ne] = side
+    return ne + 1
 
-    With ``choices`` non-empty the game replays those action indices (engine numbering) instead
-    of asking the bots, and row ``t`` of ``counts`` receives turn ``t``'s number of legal actions,
-    the most cards one of them takes and the number greedy chooses among; a choice out of range
-    stops the game and returns -1 - turn. Figures go to ``row`` (see ``COL_*``), the
-    claims in order to ``claim_seat`` and ``claim_len``. ``work`` is scratch space of 12 rows of at
-    least the deck's size.
-    """
-    size_deck = order.shape[0]
-    replay = choices.shape[0] > 0
-    lc = work[0]
-    rc = work[1]
-    lk = work[2]
-    rk = work[3]
-    ln = work[4]
-    # extends and caps: snake, end (0 L, 1 R), the mid-section's side touching (0: a, 1: b)
-    act_i = work[5]
-    act_e = work[6]
-    act_s = work[7]
-    # open ends matching the mid-section's side a (x) and side b (y): snake and end
-    ex_i = work[8]
-    ex_e = work[9]
-    ey_i = work[10]
-    ey_e = work[11]
-    for k in range(row.shape[0]):
-        row[k] = 0
-    base = COL_SEATS
-    row[COL_MAX_CHOICES] = -1
-    size = 0
-    claims = 0
-    to_move = 0
-    finished = False
-    if size_deck > 0:
-        first = order[0]
-        kind = card_kind[first]
-        if kind == K_MID:
-            lc[0] = card_a[first]
-            rc[0] = card_b[first]
-        elif kind == K_HEAD:
-            lc[0] = CLOSED
-            rc[0] = card_a[first]
-        else:
-            lc[0] = card_a[first]
-            rc[0] = CLOSED
-        lk[0] = kind
-        rk[0] = kind
-        ln[0] = 1
-        size = 1
-    turn = 0
-    for t in range(1, size_deck):
-        if finished:
-            break
-        card = order[t]
-        kind = card_kind[card]
-        x = card_a[card]
-        y = card_b[card]
-        ne = 0
+
+@_step
+def _add_end(work: Any, row: int, count: int, i: int, e: int) -> int:
+    work[row, count] = i
+    work[row + 1, count] = e
+    return count + 1
+
+
+@_step
+def _scan_end(
+    work: Any, i: int, e: int, x: int, y: int, ne: int, nx: int, ny: int
+) -> tuple[int, int, int]:
+    """The extends of a mid-section (sides ``x``, ``y``) at end ``e`` of snake ``i``, and the end
+    noted as one side a or side b may join; return the new counts ``(ne, nx, ny)``."""
+    c = work[_RC, i] if e == 1 else work[_LC, i]
+    if c == x:
+        ne = _add_action(work, ne, i, e, 0)
+        nx = _add_end(work, _EX_I, nx, i, e)
+    elif c == y:
+        ne = _add_action(work, ne, i, e, 1)
+        ny = _add_end(work, _EY_I, ny, i, e)
+    elif c == WILD_END:
+        ne = _add_action(work, ne, i, e, 0)
+        ne = _add_action(work, ne, i, e, 1)
+        nx = _add_end(work, _EX_I, nx, i, e)
+        ny = _add_end(work, _EY_I, ny, i, e)
+    return ne, nx, ny
+
+
+@_step
+def _list_joins(work: Any, pairs: Any, nx: int, ny: int) -> int:
+    """List the joins (in the engine's order) of the ends noted by :func:`_scan_end`; return
+    their number. Two ends of one snake never join, nor two heads, nor two tails."""
+    nj = 0
+    for a in range(nx):
+        i = work[_EX_I, a]
+        head = work[_LK, i] == K_HEAD
+        tail = work[_RK, i] == K_TAIL
+        for b in range(ny):
+            j = work[_EY_I, b]
+            two_heads = head and work[_LK, j] == K_HEAD
+            if i != j and not two_heads and not (tail and work[_RK, j] == K_TAIL):
+                pairs[_J_I, nj] = i
+                pairs[_J_IE, nj] = work[_EX_E, a]
+                pairs[_J_J, nj] = j
+                pairs[_J_JE, nj] = work[_EY_E, b]
+                nj += 1
+    return nj
+
+
+@_step
+def _legal(work: Any, pairs: Any, size: int, kind: int, x: int, y: int) -> tuple[int, int]:
+    """The placements of the card (``kind``, colours ``x``, ``y``) in the engine's order:
+    ``(ne, nj)``, ``ne`` extends or caps (``work``'s action rows), then ``nj`` joins."""
+    ne = 0
+    if kind == K_MID:
         nx = 0
         ny = 0
-        joins = 0
+        for i in range(size):
+            ne, nx, ny = _scan_end(work, i, 0, x, y, ne, nx, ny)
+            ne, nx, ny = _scan_end(work, i, 1, x, y, ne, nx, ny)
+        return ne, _list_joins(work, pairs, nx, ny)
+    for i in range(size):
+        if kind == K_HEAD:
+            if work[_LK, i] == K_HEAD:
+                continue
+        elif work[_RK, i] == K_TAIL:
+            continue
+        if work[_LK, i] == K_MID and (x == WILD_END or work[_LC, i] == x):
+            ne = _add_action(work, ne, i, 0, 0)
+        if work[_RK, i] == K_MID and (x == WILD_END or work[_RC, i] == x):
+            ne = _add_action(work, ne, i, 1, 0)
+    return ne, 0
+
+
+@_step
+def moves(arrays: Any, size: int, code: int, cards: Any, game: Any) -> Any:
+    """The turn of the card ``code`` on the table: ``(n, ne, nj, kind, x, y, join_always)``, the
+    ``n`` legal actions (``ne`` extends or caps, ``nj`` joins, then ``new`` when allowed: always
+    when nothing else is, or with forced placement off) and the card's kind and colours.
+    ``cards`` is ``(card_kind, card_a, card_b)``; ``game`` is ``(players, forced, join_always,
+    scoring, target)``."""
+    work, pairs = arrays
+    card_kind, card_a, card_b = cards
+    kind = card_kind[code]
+    x = card_a[code]
+    y = card_b[code]
+    ne, nj = _legal(work, pairs, size, kind, x, y)
+    n = ne + nj + 1 if ne + nj == 0 or not game[1] else ne + nj
+    return n, ne, nj, kind, x, y, game[2]
+
+
+@_step
+def _gain(work: Any, pairs: Any, k: int, turn: Any) -> int:
+    """The cards action ``k`` of ``turn`` (not ``new``) claims at once; 0 when none."""
+    _n, ne, _nj, kind, _x, _y, join_always = turn
+    if k < ne:
         if kind == K_MID:
-            for i in range(size):
-                c = lc[i]
-                if c != CLOSED:
-                    if c == x:
-                        act_i[ne] = i
-                        act_e[ne] = 0
-                        act_s[ne] = 0
-                        ne += 1
-                        ex_i[nx] = i
-                        ex_e[nx] = 0
-                        nx += 1
-                    elif c == y:
-                        act_i[ne] = i
-                        act_e[ne] = 0
-                        act_s[ne] = 1
-                        ne += 1
-                        ey_i[ny] = i
-                        ey_e[ny] = 0
-                        ny += 1
-                    elif c == WILD_END:
-                        act_i[ne] = i
-                        act_e[ne] = 0
-                        act_s[ne] = 0
-                        act_i[ne + 1] = i
-                        act_e[ne + 1] = 0
-                        act_s[ne + 1] = 1
-                        ne += 2
-                        ex_i[nx] = i
-                        ex_e[nx] = 0
-                        nx += 1
-                        ey_i[ny] = i
-                        ey_e[ny] = 0
-                        ny += 1
-                c = rc[i]
-                if c != CLOSED:
-                    if c == x:
-                        act_i[ne] = i
-                        act_e[ne] = 1
-                        act_s[ne] = 0
-                        ne += 1
-                        ex_i[nx] = i
-                        ex_e[nx] = 1
-                        nx += 1
-                    elif c == y:
-                        act_i[ne] = i
-                        act_e[ne] = 1
-                        act_s[ne] = 1
-                        ne += 1
-                        ey_i[ny] = i
-                        ey_e[ny] = 1
-                        ny += 1
-                    elif c == WILD_END:
-                        act_i[ne] = i
-                        act_e[ne] = 1
-                        act_s[ne] = 0
-                        act_i[ne + 1] = i
-                        act_e[ne + 1] = 1
-                        act_s[ne + 1] = 1
-                        ne += 2
-                        ex_i[nx] = i
-                        ex_e[nx] = 1
-                        nx += 1
-                        ey_i[ny] = i
-                        ey_e[ny] = 1
-                        ny += 1
-            if nx > 0 and ny > 0:
-                for a in range(nx):
-                    i = ex_i[a]
-                    h = lk[i] == K_HEAD
-                    tl = rk[i] == K_TAIL
-                    for b in range(ny):
-                        j = ey_i[b]
-                        if i != j and not (h and lk[j] == K_HEAD) and not (tl and rk[j] == K_TAIL):
-                            joins += 1
-        else:
-            for i in range(size):
-                if kind == K_HEAD:
-                    if lk[i] == K_HEAD:
-                        continue
-                elif rk[i] == K_TAIL:
-                    continue
-                if lk[i] == K_MID and (x == WILD_END or lc[i] == x):
-                    act_i[ne] = i
-                    act_e[ne] = 0
-                    ne += 1
-                if rk[i] == K_MID and (x == WILD_END or rc[i] == x):
-                    act_i[ne] = i
-                    act_e[ne] = 1
-                    ne += 1
-        n = ne + joins
-        new_ok = n == 0 or not forced
-        if new_ok:
-            n += 1
-        # ---- choose
-        greedy = not replay and n > 1 and bots[to_move] == BOT_GREEDY
-        # greedy: the most cards taken now, uniformly among the best; else uniformly
-        best = 0
-        ties = 0
-        if replay or greedy:
-            if kind != K_MID:
-                for a in range(ne):
-                    i = act_i[a]
-                    if kind == K_HEAD:
-                        gain = ln[i] + 1 if rk[i] == K_TAIL else 0
-                    else:
-                        gain = ln[i] + 1 if lk[i] == K_HEAD else 0
-                    if gain > best:
-                        best = gain
-                        ties = 1
-                    elif gain == best and gain > 0:
-                        ties += 1
-            elif joins > 0:
-                for a in range(nx):
-                    i = ex_i[a]
-                    h = lk[i] == K_HEAD
-                    tl = rk[i] == K_TAIL
-                    for b in range(ny):
-                        j = ey_i[b]
-                        if i != j and not (h and lk[j] == K_HEAD) and not (tl and rk[j] == K_TAIL):
-                            if join_always or ((h or lk[j] == K_HEAD) and (tl or rk[j] == K_TAIL)):
-                                gain = ln[i] + ln[j] + 1
-                            else:
-                                gain = 0
-                            if gain > best:
-                                best = gain
-                                ties = 1
-                            elif gain == best and gain > 0:
-                                ties += 1
-        if replay:
-            counts[turn, 0] = n
-            counts[turn, 1] = best
-            counts[turn, 2] = ties if best > 0 else n
-            if turn >= choices.shape[0] or choices[turn] < 0 or choices[turn] >= n:
-                return -1 - turn
-            pick = choices[turn]
-        elif n == 1:
-            pick = 0
-        elif not greedy or best == 0:
-            pick = _below(rng, n)
-        else:
+            return 0
+        i = work[_ACT_I, k]
+        if kind == K_HEAD:
+            return work[_LN, i] + 1 if work[_RK, i] == K_TAIL else 0
+        return work[_LN, i] + 1 if work[_LK, i] == K_HEAD else 0
+    i = pairs[_J_I, k - ne]
+    j = pairs[_J_J, k - ne]
+    heads = work[_LK, i] == K_HEAD or work[_LK, j] == K_HEAD
+    tails = work[_RK, i] == K_TAIL or work[_RK, j] == K_TAIL
+    return work[_LN, i] + work[_LN, j] + 1 if join_always or (heads and tails) else 0
+
+
+@_step
+def best_gain(arrays: Any, turn: Any) -> tuple[int, int]:
+    """The most cards one action of ``turn`` claims at once, and how many actions claim that
+    many (``(0, 0)`` when none claims any): greedy's aim."""
+    work, pairs = arrays
+    best = 0
+    ties = 0
+    for k in range(turn[1] + turn[2]):
+        gain = _gain(work, pairs, k, turn)
+        if gain > best:
+            best = gain
+            ties = 1
+        elif gain == best and gain > 0:
+            ties += 1
+    return best, ties
+
+
+@_step
+def _choose(rng: Any, bot: int, arrays: Any, turn: Any) -> int:
+    """The action ``bot`` picks: greedy the most cards now (uniformly among the best), random (or
+    greedy with nothing to claim) uniformly among all; a forced move draws nothing."""
+    n = turn[0]
+    if n == 1:
+        return 0
+    if bot == BOT_GREEDY:
+        best, ties = best_gain(arrays, turn)
+        if best > 0:
+            work, pairs = arrays
             r = 0 if ties == 1 else _below(rng, ties)
-            # find the r-th best action in engine order
-            pick = -1
-            if kind != K_MID:
-                for a in range(ne):
-                    i = act_i[a]
-                    if kind == K_HEAD:
-                        gain = ln[i] + 1 if rk[i] == K_TAIL else 0
-                    else:
-                        gain = ln[i] + 1 if lk[i] == K_HEAD else 0
-                    if gain == best:
-                        if r == 0:
-                            pick = a
-                            break
-                        r -= 1
-            else:
-                m = ne
-                for a in range(nx):
-                    if pick >= 0:
-                        break
-                    i = ex_i[a]
-                    h = lk[i] == K_HEAD
-                    tl = rk[i] == K_TAIL
-                    for b in range(ny):
-                        j = ey_i[b]
-                        if i != j and not (h and lk[j] == K_HEAD) and not (tl and rk[j] == K_TAIL):
-                            if join_always or ((h or lk[j] == K_HEAD) and (tl or rk[j] == K_TAIL)):
-                                gain = ln[i] + ln[j] + 1
-                            else:
-                                gain = 0
-                            if gain == best:
-                                if r == 0:
-                                    pick = m
-                                    break
-                                r -= 1
-                            m += 1
-        row[COL_CHOICES] += n
-        if n > 1:
-            row[COL_WITH_CHOICE] += 1
-        row[COL_MAX_CHOICES] = max(row[COL_MAX_CHOICES], n)
-        turn += 1
-        # ---- apply
-        claimed = 0
-        if pick >= ne + joins:
-            if kind == K_MID:
-                lc[size] = x
-                rc[size] = y
-            elif kind == K_HEAD:
-                lc[size] = CLOSED
-                rc[size] = x
-            else:
-                lc[size] = x
-                rc[size] = CLOSED
-            lk[size] = kind
-            rk[size] = kind
-            ln[size] = 1
-            size += 1
-            row[COL_NEW] += 1
-        elif pick < ne:
-            i = act_i[pick]
-            e = act_e[pick]
-            if kind == K_MID:
-                other = y if act_s[pick] == 0 else x
-                if e == 1:
-                    rc[i] = other
-                    rk[i] = K_MID
-                else:
-                    lc[i] = other
-                    lk[i] = K_MID
-                ln[i] += 1
-                row[COL_EXTENDS] += 1
-            else:
-                if e == 1:
-                    rc[i] = CLOSED
-                    rk[i] = kind
-                    turn_round = kind == K_HEAD
-                else:
-                    lc[i] = CLOSED
-                    lk[i] = kind
-                    turn_round = kind == K_TAIL
-                ln[i] += 1
-                if turn_round:
-                    tmp = lc[i]
-                    lc[i] = rc[i]
-                    rc[i] = tmp
-                    tmp = lk[i]
-                    lk[i] = rk[i]
-                    rk[i] = tmp
-                row[COL_CAPS] += 1
-                if lk[i] == K_HEAD and rk[i] == K_TAIL:
-                    claimed = ln[i]
-                    size = _remove(lc, rc, lk, rk, ln, size, i)
-        else:
-            # the (pick - ne)-th join in engine order
-            want = pick - ne
-            m = 0
-            si = -1
-            se = 0
-            ui = -1
-            ue = 0
-            for a in range(nx):
-                if si >= 0:
-                    break
-                i = ex_i[a]
-                h = lk[i] == K_HEAD
-                tl = rk[i] == K_TAIL
-                for b in range(ny):
-                    j = ey_i[b]
-                    if i != j and not (h and lk[j] == K_HEAD) and not (tl and rk[j] == K_TAIL):
-                        if m == want:
-                            if i < j:
-                                si, se, ui, ue = i, ex_e[a], j, ey_e[b]
-                            else:
-                                si, se, ui, ue = j, ey_e[b], i, ex_e[a]
-                            break
-                        m += 1
-            # the lower snake turned so the touched end is on its right, the other on its left
-            flip_s = se == 0
-            if flip_s:
-                s_lc, s_lk = rc[si], rk[si]
-            else:
-                s_lc, s_lk = lc[si], lk[si]
-            if ue == 1:
-                u_rc, u_rk = lc[ui], lk[ui]
-            else:
-                u_rc, u_rk = rc[ui], rk[ui]
-            n_lc, n_lk, n_rc, n_rk = s_lc, s_lk, u_rc, u_rk
-            if n_lk == K_TAIL or n_rk == K_HEAD or (n_lk != K_HEAD and n_rk != K_TAIL and flip_s):
-                n_lc, n_lk, n_rc, n_rk = u_rc, u_rk, s_lc, s_lk
-            length = ln[si] + ln[ui] + 1
-            row[COL_JOINS] += 1
-            if (n_lk == K_HEAD and n_rk == K_TAIL) or join_always:
-                claimed = length
-                size = _remove(lc, rc, lk, rk, ln, size, ui)
-                size = _remove(lc, rc, lk, rk, ln, size, si)
-            else:
-                lc[si] = n_lc
-                lk[si] = n_lk
-                rc[si] = n_rc
-                rk[si] = n_rk
-                ln[si] = length
-                size = _remove(lc, rc, lk, rk, ln, size, ui)
-        if claimed > 0:
-            claim_seat[claims] = to_move
-            claim_len[claims] = claimed
-            claims += 1
-            cards_col = base + to_move
-            row[cards_col] += claimed
-            row[base + players + to_move] += 1
-            row[base + 2 * players + to_move] = max(row[base + 2 * players + to_move], claimed)
-            if scoring == SC_FIRST_TO and row[cards_col] >= target:
-                finished = True
-        to_move += 1
-        if to_move == players:
-            to_move = 0
-    row[COL_TURNS] = turn
+            for k in range(turn[1] + turn[2]):
+                if _gain(work, pairs, k, turn) == best:
+                    if r == 0:
+                        return k
+                    r -= 1
+    return _below(rng, n)
+
+
+@_step
+def _extend(work: Any, i: int, e: int, side: int, x: int, y: int) -> None:
+    """Extend end ``e`` of snake ``i`` by the mid-section touching it with side ``side``."""
+    other = y if side == 0 else x
+    if e == 1:
+        work[_RC, i] = other
+        work[_RK, i] = K_MID
+    else:
+        work[_LC, i] = other
+        work[_LK, i] = K_MID
+    work[_LN, i] += 1
+
+
+@_step
+def _cap(work: Any, size: int, i: int, e: int, kind: int) -> tuple[int, int]:
+    """Close end ``e`` of snake ``i`` by a head or tail, turning the snake round when the card
+    lands at the wrong end; return the new size and the cards claimed (0, or the snake)."""
+    if e == 1:
+        work[_RC, i] = CLOSED
+        work[_RK, i] = kind
+        turn_round = kind == K_HEAD
+    else:
+        work[_LC, i] = CLOSED
+        work[_LK, i] = kind
+        turn_round = kind == K_TAIL
+    work[_LN, i] += 1
+    if turn_round:
+        work[_LC, i], work[_RC, i] = work[_RC, i], work[_LC, i]
+        work[_LK, i], work[_RK, i] = work[_RK, i], work[_LK, i]
+    if work[_LK, i] == K_HEAD and work[_RK, i] == K_TAIL:
+        claimed = work[_LN, i]
+        return _remove(work, size, i), claimed
+    return size, 0
+
+
+@_step
+def _join(work: Any, pairs: Any, size: int, k: int, join_always: bool) -> tuple[int, int]:
+    """Join the two snakes of join ``k`` in the lower one's place; return the new size and the
+    cards claimed (0, or the joined snake when complete or when every join is claimed)."""
+    i = pairs[_J_I, k]
+    j = pairs[_J_J, k]
+    if i < j:
+        si, se, ui, ue = i, pairs[_J_IE, k], j, pairs[_J_JE, k]
+    else:
+        si, se, ui, ue = j, pairs[_J_JE, k], i, pairs[_J_IE, k]
+    # the lower snake turned so the touched end is on its right, the other on its left
+    flip_s = se == 0
+    if flip_s:
+        s_lc, s_lk = work[_RC, si], work[_RK, si]
+    else:
+        s_lc, s_lk = work[_LC, si], work[_LK, si]
+    if ue == 1:
+        u_rc, u_rk = work[_LC, ui], work[_LK, ui]
+    else:
+        u_rc, u_rk = work[_RC, ui], work[_RK, ui]
+    n_lc, n_lk, n_rc, n_rk = s_lc, s_lk, u_rc, u_rk
+    if n_lk == K_TAIL or n_rk == K_HEAD or (n_lk != K_HEAD and n_rk != K_TAIL and flip_s):
+        n_lc, n_lk, n_rc, n_rk = u_rc, u_rk, s_lc, s_lk
+    length = work[_LN, si] + work[_LN, ui] + 1
+    if (n_lk == K_HEAD and n_rk == K_TAIL) or join_always:
+        size = _remove(work, size, ui)
+        return _remove(work, size, si), length
+    work[_LC, si] = n_lc
+    work[_LK, si] = n_lk
+    work[_RC, si] = n_rc
+    work[_RK, si] = n_rk
+    work[_LN, si] = length
+    return _remove(work, size, ui), 0
+
+
+@_step
+def _apply(work: Any, pairs: Any, size: int, pick: int, turn: Any, row: Any) -> tuple[int, int]:
+    """Play action ``pick`` of the turn (see :func:`step`), counting it by kind in ``row``;
+    return the new size and the cards claimed."""
+    _n, ne, nj, kind, x, y, join_always = turn
+    if pick >= ne + nj:
+        row[COL_NEW] += 1
+        return _place_new(work, size, kind, x, y), 0
+    if pick >= ne:
+        row[COL_JOINS] += 1
+        return _join(work, pairs, size, pick - ne, join_always)
+    i = work[_ACT_I, pick]
+    e = work[_ACT_E, pick]
+    if kind == K_MID:
+        row[COL_EXTENDS] += 1
+        _extend(work, i, e, work[_ACT_S, pick], x, y)
+        return size, 0
+    row[COL_CAPS] += 1
+    return _cap(work, size, i, e, kind)
+
+
+@_step
+def begin(order: Any, cards: Any, work: Any, row: Any) -> int:
+    """Clear ``row`` and lay the starter ``order[0]`` (if any); return the table's size."""
+    for k in range(row.shape[0]):
+        row[k] = 0
+    row[COL_MAX_CHOICES] = -1
+    if order.shape[0] == 0:
+        return 0
+    card_kind, card_a, card_b = cards
+    first = order[0]
+    return _place_new(work, 0, card_kind[first], card_a[first], card_b[first])
+
+
+@_step
+def step(
+    arrays: Any, size: int, pick: int, turn: Any, game: Any, seat: int, out: Any, claims: int
+) -> tuple[int, int, bool]:
+    """Play action ``pick`` of ``turn`` (from :func:`moves`) for ``seat``: count the turn in the
+    row of ``out`` (``(row, claim_seat, claim_len)``) and its claim in the claim arrays. Return
+    the new size, the claims so far and whether the game is over (a target reached)."""
+    work, pairs = arrays
+    players, _forced, _join_always, scoring, target = game
+    row, claim_seat, claim_len = out
+    n = turn[0]
+    row[COL_TURNS] += 1
+    row[COL_CHOICES] += n
+    if n > 1:
+        row[COL_WITH_CHOICE] += 1
+    row[COL_MAX_CHOICES] = max(row[COL_MAX_CHOICES], n)
+    size, claimed = _apply(work, pairs, size, pick, turn, row)
+    if claimed == 0:
+        return size, claims, False
+    claim_seat[claims] = seat
+    claim_len[claims] = claimed
+    cards = COL_SEATS + seat
+    row[cards] += claimed
+    row[COL_SEATS + players + seat] += 1
+    longest = COL_SEATS + 2 * players + seat
+    row[longest] = max(row[longest], claimed)
+    return size, claims + 1, scoring == SC_FIRST_TO and row[cards] >= target
+
+
+@_step
+def finish(row: Any, work: Any, size: int, game: Any) -> None:
+    """Write what is left on the table, the winners and what decided them to ``row``."""
+    players, _forced, _join_always, scoring, target = game
     row[COL_TABLE_SNAKES] = size
     total = 0
     for i in range(size):
-        total += ln[i]
+        total += work[_LN, i]
     row[COL_TABLE_CARDS] = total
     _score(row, players, scoring, target)
-    return claims
 
 
-@njit(cache=_CACHE)
-def _best(row: Any, players: int, tied: int, column: int) -> int:
+@_step
+def _top_seats(row: Any, players: int, tied: int, column: int) -> int:
     """The seats of the bit mask ``tied`` with the highest figure in ``column`` (per seat)."""
     top = -1
     for s in range(players):
@@ -525,12 +488,12 @@ def _best(row: Any, players: int, tied: int, column: int) -> int:
     return out
 
 
-@njit(cache=_CACHE)
+@_step
 def _single(mask: int) -> bool:
     return mask != 0 and (mask & (mask - 1)) == 0
 
 
-@njit(cache=_CACHE)
+@_step
 def _score(row: Any, players: int, scoring: int, target: int) -> None:
     """Winners (a bit mask) and what decided them, as :func:`hisss.core.scoring.score` does."""
     everyone = (1 << players) - 1
@@ -550,14 +513,35 @@ def _score(row: Any, players: int, scoring: int, target: int) -> None:
         first, second, d1, d2 = 2, 0, D_LONGEST, D_CARDS
     else:
         first, second, d1, d2 = 0, 2, D_CARDS, D_LONGEST
-    tied = _best(row, players, everyone, first)
+    tied = _top_seats(row, players, everyone, first)
     if _single(tied):
         row[COL_WINNERS] = tied
         row[COL_DECIDED] = d1
         return
-    tied = _best(row, players, tied, second)
+    tied = _top_seats(row, players, tied, second)
     row[COL_WINNERS] = tied
     row[COL_DECIDED] = d2 if _single(tied) else D_SHARED
+
+
+# The game loop keeps no reference counts (numba's ``_nrt`` option, off; its type stubs leave it
+# out): numba counts a reference to every array each inlined step receives, and its pruning leaves
+# those counts inside the loops, which made the games twice as slow. This function allocates
+# nothing, so it needs none (numba refuses to compile an allocation here).
+@njit(cache=_CACHE, _nrt=False)  # type: ignore[call-overload, untyped-decorator]
+def _play(order: Any, game: Any, cards: Any, bots: Any, rng: Any, out: Any, arrays: Any) -> None:
+    """Play one game of the cards ``order`` (starter first) between ``bots`` (one per seat);
+    figures to ``out`` (see :func:`step`), ``arrays`` from :func:`scratch`."""
+    size = begin(order, cards, arrays[0], out[0])
+    claims = 0
+    seat = 0
+    for t in range(1, order.shape[0]):
+        turn = moves(arrays, size, order[t], cards, game)
+        pick = _choose(rng, bots[seat], arrays, turn)
+        size, claims, over = step(arrays, size, pick, turn, game, seat, out, claims)
+        if over:
+            break
+        seat = seat + 1 if seat + 1 < game[0] else 0
+    finish(out[0], arrays[0], size, game)
 
 
 @njit(cache=_CACHE)
@@ -575,101 +559,34 @@ def game_seeds(base: Any, first: int, count: int) -> Any:
     return out
 
 
+@_step
+def _shuffle(order: Any, deck: Any, rng: Any) -> None:
+    """Deal ``deck`` into ``order``: a Fisher-Yates shuffle drawn from ``rng``."""
+    size = deck.shape[0]
+    for k in range(size):
+        order[k] = deck[k]
+    for k in range(size - 1, 0, -1):
+        j = _below(rng, k + 1)
+        tmp = order[k]
+        order[k] = order[j]
+        order[j] = tmp
+
+
 @njit(cache=_CACHE)
 def play_games(
-    deck: Any,
-    seeds: Any,
-    players: int,
-    forced: bool,
-    join_always: bool,
-    scoring: int,
-    target: int,
-    bots: Any,
-    card_kind: Any,
-    card_a: Any,
-    card_b: Any,
-    rows: Any,
-    claim_seat: Any,
-    claim_len: Any,
+    deck: Any, seeds: Any, game: Any, cards: Any, bots: Any, rows: Any, seats: Any, lengths: Any
 ) -> None:
-    """Deal and play one game per seed; figures to ``rows``, claims to ``claim_*`` (one row each).
+    """Deal and play one game per seed; figures to ``rows``, the claims' seats and lengths to
+    ``seats`` and ``lengths`` (one row each).
 
-    ``deck`` holds every card of the deck (copies repeated) in any fixed order.
+    ``deck`` holds every card of the deck (copies repeated) in any fixed order; ``game`` is
+    ``(players, forced, join_always, scoring, target)``, ``cards`` ``(card_kind, card_a,
+    card_b)`` and ``bots`` the code of each seat's bot.
     """
-    size = deck.shape[0]
-    order = np.empty(size, dtype=np.int64)
-    work = np.zeros((12, 4 * size + 4), dtype=np.int64)
+    order = np.empty(deck.shape[0], dtype=np.int64)
+    arrays = scratch(deck.shape[0])
     rng = np.zeros(1, dtype=np.uint64)
-    none = np.zeros(0, dtype=np.int64)
-    no_counts = np.zeros((0, 3), dtype=np.int64)
     for g in range(seeds.shape[0]):
         rng[0] = seeds[g]
-        for k in range(size):
-            order[k] = deck[k]
-        for k in range(size - 1, 0, -1):
-            j = _below(rng, k + 1)
-            tmp = order[k]
-            order[k] = order[j]
-            order[j] = tmp
-        _play(
-            order,
-            players,
-            forced,
-            join_always,
-            scoring,
-            target,
-            bots,
-            card_kind,
-            card_a,
-            card_b,
-            rng,
-            none,
-            no_counts,
-            rows[g],
-            claim_seat[g],
-            claim_len[g],
-            work,
-        )
-
-
-@njit(cache=_CACHE)
-def replay_game(
-    order: Any,
-    choices: Any,
-    players: int,
-    forced: bool,
-    join_always: bool,
-    scoring: int,
-    target: int,
-    card_kind: Any,
-    card_a: Any,
-    card_b: Any,
-    counts: Any,
-    row: Any,
-    claim_seat: Any,
-    claim_len: Any,
-) -> int:
-    """Replay the cards ``order`` with the action indices ``choices``; see :func:`_play`."""
-    size = order.shape[0]
-    work = np.zeros((12, 4 * size + 4), dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    bots = np.zeros(players, dtype=np.int64)
-    return _play(
-        order,
-        players,
-        forced,
-        join_always,
-        scoring,
-        target,
-        bots,
-        card_kind,
-        card_a,
-        card_b,
-        rng,
-        choices,
-        counts,
-        row,
-        claim_seat,
-        claim_len,
-        work,
-    )
+        _shuffle(order, deck, rng)
+        _play(order, game, cards, bots, rng, (rows[g], seats[g], lengths[g]), arrays)
