@@ -1,4 +1,5 @@
-"""Code quality gates: ruff and mypy pass on the whole code base (configured in pyproject.toml).
+"""Code quality gates: ruff and mypy pass on the whole code base (configured in pyproject.toml),
+and no module of the package is longer than 600 lines.
 
 The tools run as modules of the interpreter running the tests, so they are the versions installed
 beside it.
@@ -42,3 +43,18 @@ def test_mypy() -> None:
 def test_ruff_format() -> None:
     proc = _run("ruff", "format", "--check", "--no-cache", "src", "tests", "examples")
     assert proc.returncode == 0, _report(proc)
+
+
+#: The most lines a module of the package may have: a longer one does more than one thing.
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_is_longer_than_the_limit() -> None:
+    modules = sorted((ROOT / "src" / "hisss").rglob("*.py"))
+    assert len(modules) > 50, "the scan found too few modules"
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in modules
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
