@@ -73,3 +73,18 @@ def test_ci_runs_the_whole_suite() -> None:
     assert any(install in line and line.endswith("-m pytest") for line in ci), (
         ".ci/run installs the package with its test extra under the constraints, then runs pytest"
     )
+
+
+def test_the_readme_layout_lists_every_package() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text.split("## Project layout", 1)[1].split("```", 2)[1]
+    listed = set(re.findall(r"^  (\w+)/", layout, flags=re.MULTILINE))
+    packages = {p.parent.name for p in (ROOT / "src" / "hisss").glob("*/__init__.py")}
+    assert len(packages) >= 10
+    assert listed == packages
+
+
+def test_the_architecture_map_names_every_package() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    packages = {p.parent.name for p in (ROOT / "src" / "hisss").glob("*/__init__.py")}
+    assert {name for name in packages if f"`hisss.{name}`" not in text} == set()
