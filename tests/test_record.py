@@ -1035,7 +1035,7 @@ def test_saved_unfinished_game_validates_against_the_schema(tmp_path: Path) -> N
     rng = random.Random(5)
     for _ in range(9):
         match.draw()
-        match.place(rng.choice(match.state.legal_actions()))
+        match.place(rng.choice(match.game.state.legal_actions()))
     match.draw()  # saved with a card drawn and waiting
     path = tmp_path / "saved.json"
     save_record(match.record(), path)

@@ -35,7 +35,7 @@ MINI = resolve_deck("docs/decks/mini.toml")
 
 def _same_as_replay(app: HisssApp) -> None:
     """The game on the screen equals a replay of its record."""
-    state = app.match.state
+    state = app.match.game.state
     final = replay(app.match.record())
     assert final.table == state.table and final.pits == state.pits
     assert final.result() == state.result() and final.is_terminal() == state.is_terminal()
@@ -50,13 +50,13 @@ async def test_person_against_bots_on_the_rainbow_deck(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.focused, FanView)
         await play_to_end(pilot, app, down=1)
-        assert app.match.is_over() and app.match.deck.name == "rainbow"
+        assert app.match.is_over() and app.match.game.deck.name == "rainbow"
         assert len(app.match.turns) == 49
         assert sum(1 for t in app.match.turns if t.player == 0) == 17
         text = screen_text(app)
         assert "Game over" in text
-        result = app.match.state.result()
-        assert explain_result(result, app.match.rules, app.names, app.catalog) in text
+        result = app.match.game.state.result()
+        assert explain_result(result, app.match.game.rules, app.names, app.catalog) in text
         for name in app.names:
             assert name in text
         _same_as_replay(app)
@@ -72,7 +72,7 @@ async def test_hot_seat_with_keys_and_clicks() -> None:
         fan = app.query_one(FanView)
         turn = 0
         while not isinstance(app.screen, EndScreen):
-            name = app.names[app.match.state.to_move]
+            name = app.names[app.match.game.state.to_move]
             assert f"{name}: pick a card" in screen_text(app)
             if turn % 2:  # a click on a card back (the fan has a cell of padding)
                 await pilot.click(FanView, offset=(min(turn % 5, fan.shown() - 1) + 1, 0))
@@ -141,7 +141,7 @@ async def test_save_load_and_finish(tmp_path: Path) -> None:
         await pilot.pause()
         assert status_text(loaded) == f"The saved game continues at turn {saved_turns + 1}."
         assert loaded.phase() == "place"
-        assert loaded.match.order == first.match.order
+        assert loaded.match.game.order == first.match.game.order
         await play_to_end(pilot, loaded)
         _same_as_replay(loaded)
         # The same choices after loading give the same game as playing on without saving.
@@ -155,12 +155,12 @@ async def test_the_pick_does_not_change_the_card() -> None:
     app = make_app("Ala,Ola", seed=8)
     async with app.run_test(size=(80, 24)) as pilot:
         for step in range(6):
-            expected = app.match.order[app.match.drawn_cards]
+            expected = app.match.game.next_card()
             if step % 2:
                 await pilot.click("#fan", offset=(7 + step, 0))
             else:
                 await pilot.press(*(["left"] * step), "enter")
-            assert app.match.state.drawn == expected
+            assert app.match.game.state.drawn == expected
             await pilot.press("enter")
 
 
@@ -169,12 +169,12 @@ async def test_placements_are_marked_and_chosen_on_the_table() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         while True:
             await pilot.press("enter")
-            if len(app.match.state.legal_actions()) > 1:
+            if len(app.match.game.state.legal_actions()) > 1:
                 break
             await pilot.press("enter")
         options = app.query_one("#actions", OptionList)
         table = app.query_one(TableView)
-        legal = app.match.state.legal_actions()
+        legal = app.match.game.state.legal_actions()
         assert options.option_count == len(legal)
         for index, action in enumerate(legal):
             options.highlighted = index
@@ -204,13 +204,13 @@ async def test_many_long_snakes_stay_readable(tmp_path: Path) -> None:
     match = Match(parse_players("Ala,Ola", rules), rules, RAINBOW, seed=2)
     for turn in range(40):
         match.draw()
-        grow = [a for a in match.state.legal_actions() if a.kind is ActionKind.EXTEND]
+        grow = [a for a in match.game.state.legal_actions() if a.kind is ActionKind.EXTEND]
         if turn % 3 == 2 or not grow:
             match.place(NEW)
         else:
-            match.place(max(grow, key=lambda a: match.state.table[a.snake].length))
+            match.place(max(grow, key=lambda a: match.game.state.table[a.snake].length))
     match.draw()
-    snakes = match.state.table
+    snakes = match.game.state.table
     assert len(snakes) >= 20 and max(s.length for s in snakes) >= 12
     app = HisssApp(match, get_catalog("en"), delay=0, colour_blind=True)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -265,13 +265,13 @@ async def test_hint_highlights_what_the_expert_would_play() -> None:
         assert status_text(app).startswith("Hints are for placing a card")
         while True:
             await pilot.press("enter")
-            if len(app.match.state.legal_actions()) > 2:
+            if len(app.match.game.state.legal_actions()) > 2:
                 break
             await pilot.press("enter")
             await wait_for(pilot, lambda: app.phase() == "pick")
         await pilot.press("h")
         await wait_for(pilot, lambda: status_text(app).startswith("Hint (expert): "))
-        hint = app.match.hint(app.match.state.copy())
+        hint = app.match.hint(app.match.game.state.copy())
         options = app.query_one("#actions", OptionList)
         assert app._actions[options.highlighted or 0] == hint
         await pilot.press("enter")
@@ -284,13 +284,13 @@ async def test_undo_against_bots() -> None:
         await pilot.press("u")
         assert status_text(app) == "Nothing to undo yet."
         await pilot.press("enter")
-        first = app.match.state.drawn
+        first = app.match.game.state.drawn
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.phase() == "pick")
         assert len(app.match.turns) == 3
         await pilot.press("u")
         assert status_text(app) == "Took back the last move of Ala."
-        assert app.match.state.drawn == first and not app.match.turns
+        assert app.match.game.state.drawn == first and not app.match.turns
         assert app.phase() == "place" and isinstance(app.focused, OptionList)
 
 
@@ -312,7 +312,7 @@ async def test_undo_from_the_end_screen_and_play_again() -> None:
         await play_to_end(pilot, app)
         await pilot.press("n")
         assert not isinstance(app.screen, EndScreen)
-        assert app.match.seed == 7 and len(app.match.turns) == 0
+        assert app.match.game.seed == 7 and len(app.match.turns) == 0
         assert app.phase() == "pick"
 
 
@@ -347,7 +347,7 @@ async def test_end_screen_tells_the_tie_break() -> None:
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
         await pilot.pause()
-        assert app.match.state.result().decided_by == "longest"
+        assert app.match.game.state.result().decided_by == "longest"
         text = " ".join(screen_text(app).replace("│", " ").split())
         assert "Bot 1 (medium) and Bot 2 (hard) tie on cards (7); Bot 1 (medium) wins the " in text
         assert "tie-break with the longest snake (7 cards)." in text
@@ -402,7 +402,7 @@ async def _check_layout(app: HisssApp, size: tuple[int, int], tmp_path: Path) ->
         first_line = options._index_to_line[options.highlighted or 0]
         assert options.scroll_offset.y <= first_line < options.scroll_offset.y + options.size.height
         text = screen_text(app)
-        state = app.match.state
+        state = app.match.game.state
         for seat, name in enumerate(app.names):
             assert re.search(rf"{re.escape(name[:8])}.*\b{state.pit_cards(seat)}\b", text), name
         assert state.drawn is not None
@@ -492,7 +492,7 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         seen.append(screen_text(app))
         assert "Koniec gry" in seen[-1]
         explanation = explain_result(
-            app.match.state.result(), app.match.rules, app.names, app.catalog
+            app.match.game.state.result(), app.match.game.rules, app.names, app.catalog
         )
         assert explanation in " ".join(seen[-1].split())
         app.save_screenshot("polish-end.svg", str(tmp_path))
@@ -500,7 +500,7 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
     phrases = _english_phrases()
     assert not _leaks(seen, phrases), sorted(_leaks(seen, phrases))
     # The check can fail: the English rules and end screens are full of these phrases.
-    english = rules_text(get_catalog("en"), app.match.state).plain
+    english = rules_text(get_catalog("en"), app.match.game.state).plain
     assert len(_leaks([english], phrases)) > 50
 
 

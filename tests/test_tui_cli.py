@@ -55,9 +55,11 @@ def test_play_with_options(played: list[dict[str, Any]]) -> None:
     assert result.exit_code == 0, result.output
     (call,) = played
     match: Match = call["match"]
-    assert [s.name for s in match.seats] == ["Ala", "bot:hard", "Ola"]
-    assert match.rules.join_claim.value == "always" and match.rules.scoring.value == "snakes"
-    assert match.deck.name == "quick" and match.seed == 42
+    assert [s.name for s in match.game.seats] == ["Ala", "bot:hard", "Ola"]
+    assert (
+        match.game.rules.join_claim.value == "always" and match.game.rules.scoring.value == "snakes"
+    )
+    assert match.game.deck.name == "quick" and match.game.seed == 42
     assert call["language"] == "pl" and call["colour_blind"] is True and call["delay"] == 0
     assert call["loaded"] is False and call["save_path"] is None
 
@@ -67,24 +69,24 @@ def test_play_defaults(played: list[dict[str, Any]]) -> None:
     assert _play(env={"LANG": "en_GB.UTF-8"}).exit_code == 0
     polish, english = played
     assert polish["language"] == "pl" and english["language"] == "en"
-    assert [s.name for s in polish["match"].seats] == ["Ty", "bot:medium"]
-    assert [s.name for s in english["match"].seats] == ["You", "bot:medium"]
-    assert polish["match"].rules == Rules() and polish["match"].deck.name == "rainbow"
+    assert [s.name for s in polish["match"].game.seats] == ["Ty", "bot:medium"]
+    assert [s.name for s in english["match"].game.seats] == ["You", "bot:medium"]
+    assert polish["match"].game.rules == Rules() and polish["match"].game.deck.name == "rainbow"
     assert polish["delay"] == DEFAULT_DELAY and polish["colour_blind"] is False
-    assert isinstance(polish["match"].seed, int)
+    assert isinstance(polish["match"].game.seed, int)
 
 
 def test_play_loads_a_saved_game(played: list[dict[str, Any]], tmp_path: Path) -> None:
     match = Match(parse_players("Ala,bot:easy", Rules()), Rules(), RAINBOW, seed=5)
     match.draw()
-    match.place(match.state.legal_actions()[0])
+    match.place(match.game.state.legal_actions()[0])
     path = tmp_path / "saved.json"
     save_record(match.record(), path)
     result = _play("--load", str(path), "--lang", "en")
     assert result.exit_code == 0, result.output
     (call,) = played
     assert call["loaded"] is True and call["save_path"] == str(path)
-    assert call["match"].turns == match.turns and call["match"].order == match.order
+    assert call["match"].turns == match.turns and call["match"].game.order == match.game.order
 
 
 @pytest.mark.parametrize(
@@ -119,7 +121,7 @@ def test_bad_options_are_one_line_errors(
 def test_loading_a_record_that_cannot_go_on(played: list[dict[str, Any]], tmp_path: Path) -> None:
     match = Match(parse_players("Ala,Ola", Rules()), Rules(), RAINBOW, seed=5)
     match.draw()
-    match.place(match.state.legal_actions()[0])
+    match.place(match.game.state.legal_actions()[0])
     path = tmp_path / "tampered.json"
     save_record(replace(match.record(), seed=6), path)
     _error(_play("--load", str(path)), f"{path}: cards: not the order the seed 6 deals")
@@ -161,7 +163,7 @@ def test_play_without_textual_says_what_to_install() -> None:
 def test_replay_reads_games_saved_by_play(tmp_path: Path) -> None:
     match = Match(parse_players("Ala,bot:hard", Rules()), Rules(), RAINBOW, seed=5)
     match.draw()
-    match.place(match.state.legal_actions()[0])
+    match.place(match.game.state.legal_actions()[0])
     match.draw()
     unfinished = tmp_path / "unfinished.json"
     save_record(match.record(), unfinished)
@@ -170,9 +172,9 @@ def test_replay_reads_games_saved_by_play(tmp_path: Path) -> None:
     assert "seat 1: Ala, seat 2: bot:hard · seed 5" in result.stdout
     assert "unfinished game: turn 2, seat 2 to place" in result.stdout
     while not match.is_over():
-        if match.state.is_chance_node():
+        if match.game.state.is_chance_node():
             match.draw()
-        match.place(match.state.legal_actions()[-1])
+        match.place(match.game.state.legal_actions()[-1])
     finished = tmp_path / "finished.json"
     save_record(match.record(), finished)
     result = runner.invoke(app, ["replay", str(finished), "--quiet"])

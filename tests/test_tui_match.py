@@ -26,9 +26,9 @@ QUICK = resolve_deck("docs/decks/quick.json")
 def _bots_to_person(match: Match) -> None:
     """Let the bots play until a person (or nobody) is to move."""
     while match.bot_to_move():
-        if match.state.is_chance_node():
+        if match.game.state.is_chance_node():
             match.draw()
-        match.place(match.bot_choice(match.state.copy()))
+        match.place(match.bot_choice(match.game.state.copy()))
 
 
 def _play_out(match: Match, rng: random.Random) -> None:
@@ -36,9 +36,9 @@ def _play_out(match: Match, rng: random.Random) -> None:
     while not match.is_over():
         _bots_to_person(match)
         if match.person_to_move():
-            if match.state.is_chance_node():
+            if match.game.state.is_chance_node():
                 match.draw()
-            match.place(rng.choice(match.state.legal_actions()))
+            match.place(rng.choice(match.game.state.legal_actions()))
 
 
 @pytest.mark.parametrize(
@@ -69,10 +69,10 @@ def test_players_people_and_bots() -> None:
 
 def test_the_deal_comes_from_the_seed_and_the_starter_is_placed() -> None:
     match = Match(parse_players("Ala,Ola", Rules()), Rules(), RAINBOW, seed=11)
-    assert list(match.order) == deal(RAINBOW, random.Random(11))
-    assert match.drawn_cards == 1 and len(match.state.table) == 1
-    assert match.person_to_move() and match.state.is_chance_node()
-    assert match.draw() == match.order[1]
+    assert match.game.order == tuple(deal(RAINBOW, random.Random(11)))
+    assert match.game.cards_drawn == 1 and len(match.game.state.table) == 1
+    assert match.person_to_move() and match.game.state.is_chance_node()
+    assert match.draw() == deal(RAINBOW, random.Random(11))[1]
     with pytest.raises(ConfigError, match="no card can be drawn now"):
         match.draw()
 
@@ -92,49 +92,49 @@ def test_each_placement_reports_the_snake_it_claimed() -> None:
     claims = 0
     while not match.is_over():
         match.draw()
-        seat, pits = match.state.to_move, match.state.pits
+        seat, pits = match.game.state.to_move, match.game.state.pits
         action = (
-            match.bot_choice(match.state.copy())
+            match.bot_choice(match.game.state.copy())
             if match.bot_to_move()
-            else rng.choice(match.state.legal_actions())
+            else rng.choice(match.game.state.legal_actions())
         )
         placed = match.place(action)
         assert (placed.seat, placed.action) == (seat, action)
-        assert placed.card == match.turns[-1].card == match.order[match.drawn_cards - 1]
+        assert placed.card == match.turns[-1].card == match.game.cards[-1]
         if placed.claimed is None:
-            assert match.state.pits == pits
+            assert match.game.state.pits == pits
         else:
             claims += 1
-            assert match.state.pits[seat] == (*pits[seat], placed.claimed)
-    assert claims == sum(len(pit) for pit in match.state.pits) > 0
+            assert match.game.state.pits[seat] == (*pits[seat], placed.claimed)
+    assert claims == sum(len(pit) for pit in match.game.state.pits) > 0
 
 
 def test_undo_goes_back_to_the_persons_drawn_card() -> None:
     match = Match(parse_players("Ala,bot:medium,bot:hard", Rules()), Rules(), RAINBOW, seed=4)
     assert match.undo_block() == "undo.nothing"
     match.draw()
-    match.place(match.state.legal_actions()[0])
+    match.place(match.game.state.legal_actions()[0])
     _bots_to_person(match)
     card = match.draw()
-    before = match.state.copy()
+    before = match.game.state.copy()
     turns = list(match.turns)
-    match.place(match.state.legal_actions()[-1])
+    match.place(match.game.state.legal_actions()[-1])
     assert match.undo_block() == "undo.wait"
     _bots_to_person(match)
     assert match.undo_block() is None
     match.undo()
     # Back to just after Ala's second draw: the same card waits, the bots' moves are gone.
-    assert match.state.drawn == card
+    assert match.game.state.drawn == card
     assert match.turns == turns
-    assert (match.state.table, match.state.pits, match.state.remaining) == (
+    assert (match.game.state.table, match.game.state.pits, match.game.state.remaining) == (
         before.table,
         before.pits,
         before.remaining,
     )
-    assert match.state.legal_actions() == before.legal_actions()
+    assert match.game.state.legal_actions() == before.legal_actions()
     # Undo again: back to the first draw.
     match.undo()
-    assert match.state.turns == 0 and match.state.drawn == match.order[1]
+    assert match.game.state.turns == 0 and match.game.state.drawn == match.game.cards[1]
     assert match.undo_block() == "undo.nothing"
     with pytest.raises(ConfigError, match="cannot undo now"):
         match.undo()
@@ -152,7 +152,7 @@ def test_undo_at_the_end_of_the_game() -> None:
     _play_out(match, random.Random(2))
     assert match.is_over() and match.undo_block() is None
     match.undo()
-    assert not match.is_over() and match.person_to_move() and match.state.drawn is not None
+    assert not match.is_over() and match.person_to_move() and match.game.state.drawn is not None
 
 
 def test_hint_is_the_expert_and_deterministic() -> None:
@@ -160,10 +160,10 @@ def test_hint_is_the_expert_and_deterministic() -> None:
     for _ in range(6):
         _bots_to_person(match)
         match.draw()
-        legal = match.state.legal_actions()
-        hint = match.hint(match.state.copy())
+        legal = match.game.state.legal_actions()
+        hint = match.hint(match.game.state.copy())
         assert hint in legal
-        assert Match.from_record(match.record()).hint(match.state.copy()) == hint
+        assert Match.from_record(match.record()).hint(match.game.state.copy()) == hint
         match.place(legal[0])
 
 
@@ -174,22 +174,25 @@ def test_a_saved_game_goes_on_with_the_same_cards(tmp_path: object) -> None:
     for _ in range(7):
         _bots_to_person(match)
         match.draw()
-        match.place(rng.choice(match.state.legal_actions()))
+        match.place(rng.choice(match.game.state.legal_actions()))
     match.draw()  # saved with a card drawn and waiting
     record = match.record()
     assert record.result is None and record.seats == ("Ala", "bot:medium")
     text = record.to_json()
     loaded = Match.from_record(GameRecord.from_json(text))
-    assert loaded.order == match.order
-    assert loaded.seats == match.seats and loaded.turns == match.turns
-    assert loaded.state.drawn == match.state.drawn
-    assert loaded.state.table == match.state.table and loaded.state.pits == match.state.pits
+    assert loaded.game.order == match.game.order
+    assert loaded.game.seats == match.game.seats and loaded.turns == match.turns
+    assert loaded.game.state.drawn == match.game.state.drawn
+    assert (
+        loaded.game.state.table == match.game.state.table
+        and loaded.game.state.pits == match.game.state.pits
+    )
     # Both go on identically; the finished record replays to the same end.
     _play_out(match, random.Random(8))
     _play_out(loaded, random.Random(8))
     assert loaded.record() == match.record()
     final = replay(loaded.record())
-    assert final.pits == loaded.state.pits and final.result() == loaded.state.result()
+    assert final.pits == loaded.game.state.pits and final.result() == loaded.game.state.result()
 
 
 def test_bots_play_the_same_game_after_a_reload(tmp_path: object) -> None:
@@ -199,7 +202,7 @@ def test_bots_play_the_same_game_after_a_reload(tmp_path: object) -> None:
     part = Match(seats, Rules(), RAINBOW, seed=33)
     for _ in range(20):
         part.draw()
-        part.place(part.bot_choice(part.state.copy()))
+        part.place(part.bot_choice(part.game.state.copy()))
     again = Match.from_record(part.record())
     _play_out(again, random.Random(0))
     assert again.record() == whole.record()
@@ -210,13 +213,13 @@ def test_a_finished_record_loads_over(tmp_path: object) -> None:
     _play_out(match, random.Random(1))
     record = replace(match.record(), seed=None)  # a finished game needs no seed
     loaded = Match.from_record(record)
-    assert loaded.is_over() and loaded.state.result() == match.state.result()
+    assert loaded.is_over() and loaded.game.state.result() == match.game.state.result()
 
 
 def test_an_unfinished_record_needs_its_seed() -> None:
     match = Match(parse_players("Ala,Ola", Rules()), Rules(), RAINBOW, seed=3)
     match.draw()
-    match.place(match.state.legal_actions()[0])
+    match.place(match.game.state.legal_actions()[0])
     with pytest.raises(RecordError, match="seed: missing"):
         Match.from_record(replace(match.record(), seed=None))
     with pytest.raises(RecordError, match="not the order the seed 4 deals"):
@@ -230,14 +233,15 @@ def test_records_of_other_games_load(tmp_path: object) -> None:
     """A record from ``hisss simulate`` (seats named after bots) loads as people's names."""
     record = load_record("tests/golden/classic-2p-rainbow.json")
     loaded = Match.from_record(record)
-    assert loaded.is_over() and [s.name for s in loaded.seats] == list(record.seats)
-    assert not any(s.is_bot for s in loaded.seats)
+    assert loaded.is_over() and [s.name for s in loaded.game.seats] == list(record.seats)
+    assert not any(s.is_bot for s in loaded.game.seats)
 
 
 def test_again_deals_the_next_seed(tmp_path: object) -> None:
     match = Match(parse_players("Ala,bot:easy", Rules()), Rules(), get_deck("double"), seed=7)
     other = match.again()
-    assert other.seed == 8 and other.seats == match.seats and other.deck == match.deck
+    assert other.game.seed == 8 and other.game.seats == match.game.seats
+    assert other.game.deck == match.game.deck
     path = tmp_path / "x.json"  # type: ignore[operator]
     save_record(other.record(), path)
-    assert Match.from_record(load_record(path)).order == other.order
+    assert Match.from_record(load_record(path)).game.order == other.game.order

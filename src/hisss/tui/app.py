@@ -151,7 +151,7 @@ class HisssApp(App[None]):
         self.delay = delay
         self.save_path = save_path
         self.loaded = loaded
-        self.names = seat_names(match.seats, catalog)
+        self.names = seat_names(match.game.seats, catalog)
         #: Every snake claimed with its seat, in order ("Hisss!").
         self.claims: list[tuple[int, Snake]] = []
         #: Every hint shown.
@@ -185,7 +185,7 @@ class HisssApp(App[None]):
         """Greet, name the starter, and let the first player (or bot) move."""
         catalog, match = self.catalog, self.match
         if self.loaded:
-            greeting = catalog.text("status.loaded", turn=match.state.turns + 1)
+            greeting = catalog.text("status.loaded", turn=match.game.state.turns + 1)
         elif match.is_demo():
             greeting = catalog.text("status.demo")
         else:
@@ -244,7 +244,7 @@ class HisssApp(App[None]):
     def refresh_view(self) -> None:
         """Redraw every part of the game screen from the match."""
         catalog, match, look = self.catalog, self.match, self.look
-        state = match.state
+        state = match.game.state
         phase = self.phase()
         rules = state.rules
         scoring = catalog.text(f"scoring.{rules.scoring.value}", target=rules.target)
@@ -297,7 +297,7 @@ class HisssApp(App[None]):
 
     def players_text(self) -> Text:
         """One line per player: who moves, the name, the cards in the pit and the pit itself."""
-        state = self.match.state
+        state = self.match.game.state
         over = self.match.is_over()
         room = self.part("#players", Static).size.width
         width = min(max(len(n) for n in self.names), max(8, room - 12) if room else 12)
@@ -318,7 +318,7 @@ class HisssApp(App[None]):
     def refresh_actions(self, phase: str) -> None:
         """Fill the list of placements for the drawn card (kept while the position stays)."""
         options = self.part("#actions", OptionList)
-        state = self.match.state
+        state = self.match.game.state
         key = (state.turns, state.drawn, self.look.colour_blind)
         if phase != "place":
             if self._options_key is not None or options.option_count:
@@ -338,7 +338,7 @@ class HisssApp(App[None]):
 
     def action_prompt(self, action: Action) -> Text:
         """A placement in the list: the card as it would lie there, and the place in words."""
-        card = self.match.state.drawn
+        card = self.match.game.state.drawn
         assert card is not None
         if action.kind is ActionKind.NEW:
             ghost = self.look.card(card)
@@ -356,7 +356,7 @@ class HisssApp(App[None]):
 
     def refresh_table(self) -> None:
         """Redraw the snakes with the marks of the highlighted placement, scrolled into view."""
-        state = self.match.state
+        state = self.match.game.state
         self.part(TableView).show(
             self.look,
             state.table,
@@ -462,9 +462,9 @@ class HisssApp(App[None]):
             if match.game.phase is Phase.DRAW:
                 match.draw()
                 self.refresh_view()
-            turn = match.state.turns
-            action = await asyncio.to_thread(match.bot_choice, match.state.copy())
-            if not going_on() or match.state.turns != turn:
+            turn = match.game.state.turns
+            action = await asyncio.to_thread(match.bot_choice, match.game.state.copy())
+            if not going_on() or match.game.state.turns != turn:
                 return
             self.place(action)
             self.refresh_view()
@@ -488,7 +488,7 @@ class HisssApp(App[None]):
     async def find_hint(self) -> None:
         """Ask the expert on a worker thread, then highlight its choice."""
         match = self.match
-        state = match.state
+        state = match.game.state
         where = (state.turns, state.drawn)
         action = await asyncio.to_thread(match.hint, state.copy())
         if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
@@ -512,7 +512,7 @@ class HisssApp(App[None]):
 
     def action_save(self) -> None:
         """Save the game so far as a game record (``s``)."""
-        seed = self.match.seed if self.match.seed is not None else "game"
+        seed = self.match.game.seed if self.match.game.seed is not None else "game"
         path = self.save_path or f"hisss-{seed}.json"
         self.push_screen(SaveScreen(self.catalog, self.match.record(), path), self._saved)
 
@@ -533,7 +533,7 @@ class HisssApp(App[None]):
 
     def action_rules(self) -> None:
         """Show the rules (``?``)."""
-        self.push_screen(RulesScreen(self.catalog, self.match.state))
+        self.push_screen(RulesScreen(self.catalog, self.match.game.state))
 
     # ------------------------------------------------------------------ the end
 
@@ -542,7 +542,7 @@ class HisssApp(App[None]):
         if self._end_shown:
             return
         self._end_shown = True
-        report = end_report(self.catalog, self.look, self.match.state, self.names)
+        report = end_report(self.catalog, self.look, self.match.game.state, self.names)
         self.push_screen(EndScreen(self.catalog, report, self.match.undo_block), self._ended)
 
     def _ended(self, choice: str | None) -> None:

@@ -11,7 +11,7 @@ seed and the turn number, so the same game played again, or loaded and finished,
 >>> from hisss.core import RAINBOW, Rules
 >>> from hisss.core.snake import lone
 >>> match = Match(parse_players("Ala,bot:medium", Rules()), Rules(), RAINBOW, seed=5)
->>> match.state.table[0] == lone(match.order[0]), match.person_to_move()
+>>> match.game.state.table[0] == lone(match.game.order[0]), match.person_to_move()
 (True, True)
 >>> card = match.draw()
 >>> placed = match.place(match.state.legal_actions()[0])
@@ -135,43 +135,6 @@ class Match:
     # ------------------------------------------------------------------ queries
 
     @property
-    def state(self) -> State:
-        """The position."""
-        return self.game.state
-
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        """The seats, in seat order."""
-        return self.game.seats
-
-    @property
-    def rules(self) -> Rules:
-        """The rules of the game."""
-        return self.game.rules
-
-    @property
-    def deck(self) -> Deck:
-        """The deck the cards come from."""
-        return self.game.deck
-
-    @property
-    def seed(self) -> int | None:
-        """The seed that dealt the cards (``None`` for a finished game loaded without one)."""
-        return self.game.seed
-
-    @property
-    def order(self) -> tuple[Card, ...]:
-        """The whole card order, the starter first."""
-        order = self.game.order
-        assert order is not None  # dealt from the seed, or the cards of a finished record
-        return order
-
-    @property
-    def drawn_cards(self) -> int:
-        """The number of cards drawn so far, the starter included."""
-        return self.game.cards_drawn
-
-    @property
     def turns(self) -> list[Turn]:
         """The turns played so far, as the record holds them."""
         return list(self.game.record().turns)
@@ -179,7 +142,7 @@ class Match:
     @property
     def people(self) -> list[int]:
         """The seats of people, in seat order."""
-        return [i for i, seat in enumerate(self.seats) if not seat.is_bot]
+        return [i for i, seat in enumerate(self.game.seats) if not seat.is_bot]
 
     def is_over(self) -> bool:
         """True when the game has ended."""
@@ -188,12 +151,12 @@ class Match:
     def bot_to_move(self) -> bool:
         """True when a bot draws or places next."""
         seat = self.game.to_move
-        return seat is not None and self.seats[seat].is_bot
+        return seat is not None and self.game.seats[seat].is_bot
 
     def person_to_move(self) -> bool:
         """True when a person draws or places next."""
         seat = self.game.to_move
-        return seat is not None and not self.seats[seat].is_bot
+        return seat is not None and not self.game.seats[seat].is_bot
 
     def is_demo(self) -> bool:
         """True when every seat is a bot."""
@@ -216,13 +179,15 @@ class Match:
         """The action the bot of the seat to move in ``snapshot`` chooses (``snapshot`` is a copy
         of :attr:`state`, so that this may run on another thread)."""
         bot = self.bots[snapshot.to_move]
-        return bot.choose(snapshot, random.Random(move_seed(self.seed, snapshot.turns)))
+        return bot.choose(snapshot, random.Random(move_seed(self.game.seed, snapshot.turns)))
 
     def hint(self, snapshot: State) -> Action:
         """What the strongest bot (``expert``, with its deterministic node budget) would play."""
         if self._hint_bot is None:
             self._hint_bot = make_bot("expert", levels=False)
-        return self._hint_bot.choose(snapshot, random.Random(move_seed(self.seed, snapshot.turns)))
+        return self._hint_bot.choose(
+            snapshot, random.Random(move_seed(self.game.seed, snapshot.turns))
+        )
 
     # ------------------------------------------------------------------ undo
 
@@ -278,8 +243,8 @@ class Match:
 
     def again(self) -> Match:
         """A new game with the same seats, rules and deck, dealt from the next seed."""
-        seed = (self.seed if self.seed is not None else 0) + 1
-        return Match(self.seats, self.rules, self.deck, seed)
+        seed = (self.game.seed if self.game.seed is not None else 0) + 1
+        return Match(self.game.seats, self.game.rules, self.game.deck, seed)
 
 
 __all__ = [
