@@ -28,7 +28,7 @@ from hisss.core import (
     new_game,
     parse_card,
 )
-from strategies import RULE_SETS, snapshot
+from support.strategies import RULE_SETS, snapshot
 
 
 def random_small_position(rng: random.Random) -> tuple[State, int]:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-import pg
 from hisss.cli import app
 from hisss.server import Settings
 from hisss.storage import GameStatus, NewAction, NewGame, NewSeat, Store
+from support import pg
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")

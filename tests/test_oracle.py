@@ -9,7 +9,6 @@ import random
 
 import pytest
 
-import oracle
 from hisss.core import (
     ALL_PAIRS,
     DOUBLE,
@@ -24,6 +23,7 @@ from hisss.core import (
     parse_snake,
 )
 from hisss.core.cards import ALL_CARDS
+from support import oracle
 
 RULES = {
     "classic": get_rules("classic"),

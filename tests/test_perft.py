@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import pytest
 
-import oracle
 from hisss.core import (
     ALL_PAIRS,
     RAINBOW,
@@ -26,6 +25,7 @@ from hisss.core import (
     new_game,
     parse_card,
 )
+from support import oracle
 
 CLASSIC = get_rules("classic")
 PL = get_rules("pl")

@@ -10,7 +10,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,15 +20,15 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
-import pg
-import redis_server
 from hisss.cli import app
 from hisss.record import GameRecord, replay
 from hisss.server import GameService, LocalHub, ProtocolError, Settings, create_app
 from hisss.server.redis_hub import RedisHub
 from hisss.server.service import SeatSpec, build_spec
 from hisss.storage import GameStatus, Store
-from server_process import ServerProcess
+from support import pg, redis_server
+from support.server_process import ServerProcess
+from support.waiting import wait_until_async
 
 #: The presence figures of a state's seats: they may differ between copies of one version.
 PRESENCE = ("connected", "away_seconds")
@@ -360,13 +360,6 @@ class Inbox:
         self.messages.append(message)
 
 
-async def _eventually(test: Callable[[], bool], timeout: float = 5) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < deadline, "not in time"
-        await asyncio.sleep(0.02)
-
-
 async def test_presence_crosses_processes_and_expires_with_a_dead_one(
     redis: redis_server.RedisServer,
 ) -> None:
@@ -386,15 +379,26 @@ async def _presence_checks(one: RedisHub, two: RedisHub) -> None:
     two.subscribe("g1", inbox)
     one.subscribe("g1", Inbox())
     one.connected("g1", 0)
-    await _eventually(lambda: two.presence("g1", 2)[0].connected)
+    await wait_until_async(
+        lambda: two.presence("g1", 2)[0].connected, what="seat 1 connected on the other process"
+    )
     assert not two.presence("g1", 2)[1].connected
     one.disconnected("g1", 0)
-    await _eventually(lambda: not two.presence("g1", 2)[0].connected)
+    await wait_until_async(
+        lambda: not two.presence("g1", 2)[0].connected,
+        what="seat 1 disconnected on the other process",
+    )
     one.connected("g1", 1)
-    await _eventually(lambda: two.presence("g1", 2)[1].connected)
-    # A process that dies withdraws nothing: its claim expires.
+    await wait_until_async(
+        lambda: two.presence("g1", 2)[1].connected, what="seat 2 connected on the other process"
+    )
+    # A process that dies withdraws nothing: its claim expires (within 3 s).
     await one._stop_tasks()
-    await _eventually(lambda: not two.presence("g1", 2)[1].connected, timeout=3)
+    await wait_until_async(
+        lambda: not two.presence("g1", 2)[1].connected,
+        what="the dead process's claim on seat 2 to expire",
+        timeout=3,
+    )
     assert (two.presence("g1", 2)[1].away_seconds or 0) < 1
 
 
@@ -415,7 +419,10 @@ async def test_news_from_another_process_reaches_local_subscribers(
         await one.play(game_id, 0, live.version, str(live.state.legal_actions()[-1]))
         await asyncio.gather(one.idle(), two.idle())
         final = (await one.find(game_id)).version
-        await _eventually(lambda: bool(inbox.messages) and inbox.messages[-1]["version"] == final)
+        await wait_until_async(
+            lambda: inbox.messages and inbox.messages[-1]["version"] == final,
+            what=f"version {final} to reach the other process's subscriber",
+        )
         versions = [m["version"] for m in inbox.messages]
         distinct = [v for i, v in enumerate(versions) if i == 0 or versions[i - 1] != v]
         assert distinct == list(range(distinct[0], final + 1)) and distinct[0] <= start + 1

@@ -17,6 +17,7 @@ from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Setting
 from hisss.server import service as service_module
 from hisss.server.service import GameSpec, SeatSpec, build_spec
 from hisss.storage import GameStatus, StorageError, Store
+from support.waiting import wait_until_async
 
 
 class Clock:
@@ -49,6 +50,12 @@ def spec(*seats: SeatSpec, rules: str = "classic", deck: str = "rainbow") -> Gam
 
 
 PERSON = SeatSpec("person", "Ala")
+
+
+async def version_at_least(service: GameService, game_id: str, version: int) -> LiveGame | None:
+    """The live game once it has reached ``version``, else None."""
+    live = await service.find(game_id)
+    return live if live.version >= version else None
 
 
 async def my_turn(service: GameService, game_id: str, seat: int) -> str:
@@ -174,12 +181,9 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
             spec(PERSON, SeatSpec("bot", level="medium"), SeatSpec("bot", level="easy"))
         )
         game_id = created.game.id
-        live = await service.find(game_id)
-        for _ in range(100):  # the starter is stored in the background: at most 5 s
-            if live.version == 1:
-                break
-            await asyncio.sleep(0.05)
-            live = await service.find(game_id)
+        live = await wait_until_async(  # the starter is stored in the background
+            lambda: version_at_least(service, game_id, 1), what="the starter to be stored"
+        )
         assert live.version == 1
         live = await service.draw(game_id, 0, 1)
         live = await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
@@ -418,7 +422,10 @@ async def test_bots_try_again_after_a_database_failure(
 
         monkeypatch.setattr(service.store, "append", flaky)
         created = await service.create_game(spec(PERSON, SeatSpec("bot", level="easy")))
-        await asyncio.sleep(0.3)
+        await wait_until_async(
+            lambda: version_at_least(service, created.game.id, 1),
+            what="the bot driver to store the starter at its second try",
+        )
         await service.idle()
         live = await service.find(created.game.id)
         assert failures and live.version == 1 and live.phase == "draw"
@@ -487,8 +494,7 @@ async def test_bots_move_on_after_a_step_whose_answer_was_lost(
         with pytest.raises(ConnectionResetError):
             await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
         monkeypatch.setattr(service.store, "append", real_append)
-        await asyncio.sleep(0.05)
-        await my_turn(service, game_id, 0)
+        await my_turn(service, game_id, 0)  # the failed step started the bot's driver
         live = await service.find(game_id)
         assert live.version >= 5, "the bot drew and placed after the stored step"
         assert [e.kind for e in await service.store.actions(game_id)][:5] == [
@@ -523,6 +529,5 @@ async def test_a_stored_step_whose_answer_was_lost_is_announced(
         live = await service.find(game_id)
         with pytest.raises(ConnectionResetError):
             await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
-        await asyncio.sleep(0.05)
-        await service.idle()
+        await service.idle()  # the failed step started the game's driver, which announces it
         assert [(m["version"], m["to_move"]) for m in recorder.messages] == [(3, 2)]

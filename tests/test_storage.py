@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-import pg
 from hisss.storage import (
     SCHEMA_VERSION,
     DatabaseUrlError,
@@ -29,6 +28,7 @@ from hisss.storage import (
 )
 from hisss.storage.models import MetaRow
 from hisss.storage.repository import SeatChange
+from support import pg
 
 
 def _new_game(status: GameStatus = GameStatus.RUNNING) -> NewGame:
