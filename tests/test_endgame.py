@@ -53,6 +53,7 @@ def random_small_position(rng: random.Random) -> tuple[State, int]:
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_solver_equals_brute_force(seed: int) -> None:
     rng = random.Random(1000 + seed)
     solver = EndgameSolver()

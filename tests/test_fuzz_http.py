@@ -48,6 +48,9 @@ from support.web import answer_when, play_out
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "classic-2p-rainbow.json"
 
+#: Some 3,800 requests: a long run (see ``support/markers.py``).
+pytestmark = pytest.mark.slow
+
 #: Examples per operation and generation mode: 11 operations with inputs fuzzed both ways (the
 #: lobby's one query parameter has 100 valid values) and 2 without (one request each), some 3,800
 #: requests.

@@ -226,6 +226,7 @@ def late_position(deck: Deck, seed: int, rules: Rules, players: int, left: int) 
     ],
     ids=["rainbow-5", "rainbow-6", "rainbow-pl-6", "all-pairs-unforced-4"],
 )
+@pytest.mark.slow
 def test_full_tree_leaves(
     deck: Deck, seed: int, rules: Rules, players: int, left: int, leaves: int
 ) -> None:

@@ -68,7 +68,7 @@ def test_every_selected_test_that_starts_something_carries_its_markers(
     request: pytest.FixtureRequest,
 ) -> None:
     """Over the tests of this run (all of them, or the fast part, where none may start
-    anything): the fixtures' markers are there, and each postgres or redis test is a
+    anything): the fixtures' markers are there, and each postgres, redis or slow test is a
     system test. The ``database`` fixture's PostgreSQL parameter is marked ``postgres``."""
     checked = 0
     for item in request.session.items:

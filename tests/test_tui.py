@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from hisss.core import NEW, RAINBOW, ActionKind, Rules, parse_action
@@ -36,6 +37,7 @@ def _same_as_replay(app: HisssApp) -> None:
 # ---------------------------------------------------------------------- whole games
 
 
+@pytest.mark.slow
 async def test_person_against_bots_on_the_rainbow_deck(tmp_path: Path) -> None:
     app = make_app("Ala,bot:medium,bot:hard", seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -57,6 +59,7 @@ async def test_person_against_bots_on_the_rainbow_deck(tmp_path: Path) -> None:
     assert app.return_code == 0
 
 
+@pytest.mark.slow
 async def test_hot_seat_with_keys_and_clicks() -> None:
     app = make_app("Ala,Ola", seed=3, deck=MINI)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -106,6 +109,7 @@ async def test_bots_wait_their_delay() -> None:
         assert len(app.match.turns) == 2
 
 
+@pytest.mark.slow
 async def test_save_load_and_finish(tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
     first = make_app("Ala,bot:hard", seed=12, deck=MINI)

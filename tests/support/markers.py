@@ -1,10 +1,15 @@
-"""The markers of the tests that start something, and the check that such a test carries them.
+"""The markers of the tests that start something or take long, and the check that a test which
+starts a server carries its marker.
 
 ``browser``: needs Chromium. ``postgres``: starts PostgreSQL. ``redis``: starts redis-server.
 ``system``: starts real processes (``hisss serve`` in subprocesses, several server processes, a
-Ray cluster, process pools, PostgreSQL or Redis). Every ``postgres`` and every ``redis`` test is a
-``system`` test too, so ``pytest -m "not browser and not system"`` needs nothing but Python and
-runs in process; each test on the ``database`` fixture still runs there on SQLite.
+Ray cluster, process pools). ``slow``: one long check, several seconds of work on its own (brute
+force, long fuzzing and random-game runs, whole games in the terminal).
+
+The fast part, ``pytest -m "not browser and not system"``, is what a developer runs while
+working: in process, nothing but Python, under two minutes. So every ``postgres``, ``redis`` and
+``slow`` test is a ``system`` test too (:data:`SYSTEM_KINDS`); each test on the ``database``
+fixture still runs in the fast part on SQLite, and the whole suite runs everything.
 
 A test gets the markers of the fixtures it uses (:data:`FIXTURE_MARKERS`, applied by
 ``conftest.py`` when the tests are collected), or carries them itself. Whatever starts a server
@@ -27,8 +32,8 @@ FIXTURE_MARKERS: dict[str, tuple[str, ...]] = {
     "redis": ("redis",),
     "ray_local": ("system",),  # test_workers: a local Ray cluster
 }
-#: Markers whose tests are system tests too.
-SYSTEM_KINDS = ("postgres", "redis")
+#: Markers whose tests are left out of the fast part with the system tests.
+SYSTEM_KINDS = ("postgres", "redis", "slow")
 
 
 class MarkerMissingError(AssertionError):
