@@ -1,15 +1,18 @@
 """Shared test set-up.
 
-Lets the test modules import their helpers (``oracle``, ``pg``, ``server_process``; pytest runs in
-importlib mode), and gives the database fixtures: ``postgres`` starts one throw-away PostgreSQL
-server for the session (see ``tests/pg.py``; the tests that need it fail, never skip, when its
-binaries are missing), ``redis`` one throw-away Redis server (``tests/redis_server.py``), and
-``database`` is parametrized over SQLite and PostgreSQL, giving each
-test a fresh empty database. ``make_client`` starts in-process servers with changed settings.
+Puts the ``tests`` folder on ``sys.path`` so that the test modules import their helpers from the
+``support`` package (pytest runs in importlib mode). Marks the tests that start something, from
+the fixtures they use, and records the running test so that starting a server unmarked fails (see
+``support/markers.py``). Gives the database fixtures: ``postgres`` starts one throw-away
+PostgreSQL server for the session (see ``support/pg.py``; the tests that need it fail, never
+skip, when its binaries are missing), ``redis`` one throw-away Redis server
+(``support/redis_server.py``), and ``database`` is parametrized over SQLite and PostgreSQL (the
+latter marked ``postgres``), giving each test a fresh empty database. ``make_client`` starts
+in-process servers with changed settings.
 """
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +20,27 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import pg
-import redis_server
+from support import markers, pg, redis_server
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that start something (before ``-m`` selects)."""
+    markers.mark(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Let the helpers that start servers see which test runs (``support.markers.require``)."""
+    markers.running = item
+    try:
+        return (yield)
+    finally:
+        markers.running = None
+
 
 #: The databases the storage, service and restart tests run on.
-DATABASES = ("sqlite", "postgresql")
+DATABASES = ("sqlite", pytest.param("postgresql", marks=pytest.mark.postgres))
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typer.testing import CliRunner
 from hisss.cli import app
 from hisss.record import GameRecord, replay
 from hisss.server import ErrorCode, Settings, create_app
+from support.web import answer_when, play_out
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "classic-2p-rainbow.json"
@@ -43,46 +43,23 @@ def error(response: Any, status: int, code: str) -> dict[str, Any]:
 
 
 def wait_finished(client: TestClient, key: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        summary: dict[str, Any] = client.get(f"/api/games/{key}").json()
-        if summary["status"] == "finished":
-            return summary
-        time.sleep(0.02)
-    raise AssertionError("the game did not finish")
+    """The game's summary once the server has stored it as finished."""
+    return answer_when(
+        client,
+        f"/api/games/{key}",
+        lambda summary: summary["status"] == "finished",
+        what=f"game {key} to be stored as finished",
+    )
 
 
 def started(client: TestClient, key: str) -> dict[str, Any]:
     """The game's state once the server has stored its starter."""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        state: dict[str, Any] = client.get(f"/api/games/{key}/state").json()
-        if state["phase"] != "starting":
-            return state
-        time.sleep(0.01)
-    raise AssertionError("the starter was never stored")
-
-
-def play_out(client: TestClient, game: dict[str, Any]) -> None:
-    """Play seat 1 over the websocket, always the first legal action, to the end."""
-    token = game["seats"][0]["token"]
-    with client.websocket_connect(game["websocket"]) as ws:
-        ws.send_json({"type": "hello", "token": token})
-        assert ws.receive_json()["type"] == "welcome"
-        acted = -1
-        while True:
-            message = ws.receive_json()
-            if message["type"] != "state":
-                continue
-            if message["phase"] == "over":
-                return
-            if message["to_move"] != 1 or message["version"] == acted:
-                continue
-            acted = message["version"]
-            if message["phase"] == "draw":
-                ws.send_json({"type": "draw", "version": acted})
-            else:
-                ws.send_json({"type": "play", "version": acted, "action": message["legal"][0]})
+    return answer_when(
+        client,
+        f"/api/games/{key}/state",
+        lambda state: state["phase"] != "starting",
+        what=f"the starter of game {key} to be stored",
+    )
 
 
 def test_create_a_game_and_get_links_and_tokens(client: TestClient) -> None:
@@ -363,7 +340,7 @@ def test_options_health_and_schema(client: TestClient) -> None:
         "expert",
         "gentle",
     ]
-    assert client.get("/healthz").json() == {"ok": True, "database": "sqlite"}
+    assert client.get("/healthz").json() == {"ok": True, "database": "sqlite", "bots_playing": 0}
     schema = client.get("/openapi.json").json()
     assert {
         "/api/games",

@@ -53,7 +53,7 @@ from hisss.core import (
 )
 from hisss.core.cards import ALL_CARDS
 from hisss.sim.play import play_game
-from strategies import Setup, setups
+from support.strategies import Setup, setups
 
 CLASSIC = get_rules("classic")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser_support import (
+from support.browser import (
     DESKTOP,
     PHONE,
     Server,
@@ -24,7 +24,7 @@ from browser_support import (
     wait_my_turn_or_end,
 )
 
-pytest_plugins = ["browser_support"]
+pytest_plugins = ["support.browser"]
 
 POLISH_LETTERS = {"C", "P", "Ż", "Z", "N", "F", "T"}
 

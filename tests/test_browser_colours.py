@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser_support import DESKTOP, Server, Watch, new_context, open_page, shot
 from hisss.core import NEW, RAINBOW, Colour, Rules
 from hisss.core.cards import ALL_CARDS
 from hisss.i18n import LANGUAGES, get_catalog, symbol, symbol_path
 from hisss.record import Game, Seat
 from hisss.tui.render import Look
-from tui_helpers import make_app, screen_text
+from support.browser import DESKTOP, Server, Watch, new_context, open_page, shot
+from support.tui import make_app, screen_text
 
-pytest_plugins = ["browser_support"]
+pytest_plugins = ["support.browser"]
 
 #: Every colour as the catalogs key it (``wild``: the rainbow cards).
 KEYS: dict[str, Colour | None] = {**{c.value: c for c in Colour}, "wild": None}

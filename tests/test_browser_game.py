@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from websockets.sync.client import connect
 
-from browser_support import (
+from support.browser import (
     DESKTOP,
     PHONE,
     Server,
@@ -21,14 +21,17 @@ from browser_support import (
     open_page,
     phase,
     play_with_clicks,
+    pump,
     shot,
     version,
+    wait_changed,
     wait_connected,
     wait_my_turn_or_end,
     whose_turn,
 )
+from support.waiting import wait_until
 
-pytest_plugins = ["browser_support"]
+pytest_plugins = ["support.browser"]
 
 
 def test_a_whole_game_against_a_bot_with_clicks(
@@ -170,7 +173,8 @@ def test_a_stale_click_gets_the_fresh_state(server: Server, browser: Browser) ->
     shown = version(first)
     hold["on"] = True
     second.locator(".fan-active .fan-card").last.click()  # the other tab draws
-    second.wait_for_timeout(300)
+    wait_changed(second, shown)
+    wait_until(lambda: held, what="the news of the draw to reach the first tab", pause=pump(first))
     hold["on"] = False
     assert held  # the first tab did not hear of it ...
     assert version(first) == shown and phase(first) == "draw"
@@ -253,7 +257,10 @@ def test_an_away_seat_is_handed_to_a_bot_and_taken_back(server: Server, browser:
     expect(button).to_be_visible(timeout=5000)
     level = olek_seat.get_by_role("combobox")
     level.focus()
-    ala.wait_for_timeout(1200)  # the countdown does not redraw the list while it has the focus
+    # The behaviour under test is what a second does: a tick of the page's one-second countdown
+    # passes while the list has the focus, and must not redraw the list (nothing on the page
+    # changes by design, so there is no condition to wait for instead).
+    ala.wait_for_timeout(1200)
     expect(level).to_be_focused()
     level.select_option("easy")
     button.click()

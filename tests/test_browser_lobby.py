@@ -8,7 +8,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser_support import (
+from hisss.record import GameRecord, replay_steps
+from support.browser import (
     DESKTOP,
     PHONE,
     Server,
@@ -19,9 +20,8 @@ from browser_support import (
     shot,
     wait_connected,
 )
-from hisss.record import GameRecord, replay_steps
 
-pytest_plugins = ["browser_support"]
+pytest_plugins = ["support.browser"]
 
 ROOT = Path(__file__).resolve().parent.parent
 

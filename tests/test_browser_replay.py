@@ -9,13 +9,13 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser_support import DESKTOP, Server, Watch, new_context, open_page, shot
 from hisss.bots import make_bot
 from hisss.core import Rules
 from hisss.record import resolve_deck
 from hisss.sim.play import play_game
+from support.browser import DESKTOP, Server, Watch, new_context, open_page, shot
 
-pytest_plugins = ["browser_support"]
+pytest_plugins = ["support.browser"]
 
 ROOT = Path(__file__).resolve().parent.parent
 

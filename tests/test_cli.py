@@ -320,6 +320,7 @@ def test_bench_error() -> None:
 ONE_TOML = '[cards]\n"H:red" = 1\n'
 
 
+@pytest.mark.slow
 def test_bench_one_card_deck_ends(tmp_path: Path) -> None:
     deck = tmp_path / "one.toml"
     deck.write_text(ONE_TOML, encoding="utf-8")

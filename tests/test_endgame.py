@@ -28,7 +28,7 @@ from hisss.core import (
     new_game,
     parse_card,
 )
-from strategies import RULE_SETS, snapshot
+from support.strategies import RULE_SETS, snapshot
 
 
 def random_small_position(rng: random.Random) -> tuple[State, int]:
@@ -53,6 +53,7 @@ def random_small_position(rng: random.Random) -> tuple[State, int]:
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_solver_equals_brute_force(seed: int) -> None:
     rng = random.Random(1000 + seed)
     solver = EndgameSolver()

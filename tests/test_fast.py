@@ -139,6 +139,7 @@ def _close(engine: dict[str, Any], fast: dict[str, Any], where: object) -> None:
         (4, "classic", ALL_PAIRS, ["greedy"], 1000),
     ],
 )
+@pytest.mark.slow
 def test_fast_statistics_match_the_engine(
     players: int, rules: str, deck: Deck, bots: list[str], games: int
 ) -> None:

@@ -23,9 +23,13 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosedError, WebSocketException
 
-import pg
 from hisss.record import GameRecord, replay
-from server_process import ServerProcess
+from support import pg
+from support.server_process import ServerProcess
+from support.waiting import wait_until_async
+
+#: Every test here runs ``hisss serve`` in subprocesses.
+pytestmark = pytest.mark.system
 
 GAMES = 50
 KILLS = 6
@@ -87,10 +91,11 @@ async def play_through_restarts(runs: Runs, game: Played, deadline: float) -> No
     """Play seat 1 (the last legal action each time) to the end, reconnecting after each kill."""
     while not game.over and time.monotonic() < deadline:
         sent: tuple[int, str] | None = None
-        url = runs.url
-        if not url:
-            await asyncio.sleep(0.05)  # the server is down: wait for the next run
-            continue
+        url = await wait_until_async(  # while the server is down, for its next run
+            lambda: runs.url,
+            what="the server to run again",
+            timeout=max(deadline - time.monotonic(), 0),
+        )
         try:
             async with connect(url + game.websocket, proxy=None, open_timeout=5) as ws:
                 run = runs.numbers[url]
@@ -130,7 +135,7 @@ async def play_through_restarts(runs: Runs, game: Played, deadline: float) -> No
                             json.dumps({"type": "play", "version": version, "action": action})
                         )
         except (OSError, WebSocketException, TimeoutError):
-            await asyncio.sleep(0.1)  # the server is down: try again
+            pass  # the server was killed: connect to its next run
 
 
 async def kill_and_restart(
@@ -143,8 +148,12 @@ async def kill_and_restart(
     marks = [SPAN[0] + (k + 0.25 + 0.5 * rng.random()) * part for k in range(KILLS)]
     kills = []
     for mark in marks:
-        while _mean_progress(games) < mark and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
+        await wait_until_async(
+            lambda: _mean_progress(games) >= mark,  # noqa: B023 - used in this iteration only
+            what=f"the games' mean progress to pass {mark:.2f}",
+            timeout=max(deadline - time.monotonic(), 0),
+        )
+        # The moment of the kill is random by design: the test is that no moment loses a step.
         await asyncio.sleep(rng.uniform(0, 0.25))
         progress, unfinished = _mean_progress(games), sum(not g.over for g in games)
         runs.url = ""  # from now on nobody connects to the run being killed
@@ -244,6 +253,7 @@ FAST = 3 * DB_TIMEOUT  # a connection tested (one timeout), then opened anew (an
 
 
 @pytest.mark.parametrize("outage", ["stopped", "hung"])
+@pytest.mark.postgres
 async def test_while_postgresql_is_away_requests_fail_fast_and_the_server_recovers(
     tmp_path: Path, outage: str
 ) -> None:

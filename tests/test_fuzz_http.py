@@ -25,9 +25,8 @@ the API.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,9 +44,12 @@ from schemathesis.core.result import Err
 from schemathesis.specs.openapi.checks import has_only_additional_properties_in_non_body_parameters
 
 from hisss.server import ErrorCode, Settings, create_app
-from test_api import play_out
+from support.web import answer_when, play_out
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "classic-2p-rainbow.json"
+
+#: Some 3,800 requests: a long run (see ``support/markers.py``).
+pytestmark = pytest.mark.slow
 
 #: Examples per operation and generation mode: 11 operations with inputs fuzzed both ways (the
 #: lobby's one query parameter has 100 valid values) and 2 without (one request each), some 3,800
@@ -116,9 +118,11 @@ class World:
 
     def settled(self) -> None:
         """Wait until the open game, once its last seat is taken, has its starter stored."""
-        wait_until(
-            lambda: self.summary(self.waiting["id"])["phase"] != "starting",
-            "the open game never got its starter",
+        answer_when(
+            self.client,
+            f"/api/games/{self.waiting['id']}",
+            lambda summary: summary["phase"] != "starting",
+            what="the open game's starter to be stored",
         )
 
     def summary(self, key: str) -> dict[str, Any]:
@@ -127,14 +131,6 @@ class World:
         assert response.status_code == 200, response.text
         summary: dict[str, Any] = response.json()
         return summary
-
-
-def wait_until(condition: Callable[[], bool], failure: str) -> None:
-    """Poll ``condition`` for up to 20 seconds."""
-    deadline = time.monotonic() + 20
-    while not condition():
-        assert time.monotonic() < deadline, failure
-        time.sleep(0.01)
 
 
 def create(client: TestClient, *seats: dict[str, Any]) -> dict[str, Any]:
@@ -164,9 +160,11 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         # A running game waiting for its person (seat 1) to draw, an open game with two open
         # seats, a finished game and an uploaded replay, so that some keys are real.
         running = create(client, {"kind": "person"}, {"kind": "bot", "level": "easy"})
-        wait_until(
-            lambda: client.get(f"/api/games/{running['id']}").json()["to_move"] == 1,
-            "the running game never came to its person",
+        answer_when(
+            client,
+            f"/api/games/{running['id']}",
+            lambda summary: summary["to_move"] == 1,
+            what="the running game to come to its person",
         )
         waiting = create(
             client,
@@ -176,9 +174,11 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         )
         finished = create(client, {"kind": "person"}, {"kind": "bot", "level": "easy"})
         play_out(client, finished)
-        wait_until(
-            lambda: client.get(f"/api/games/{finished['id']}").json()["status"] == "finished",
-            "the played game did not finish",
+        answer_when(
+            client,
+            f"/api/games/{finished['id']}",
+            lambda summary: summary["status"] == "finished",
+            what="the played game to be stored as finished",
         )
         uploaded = client.post(
             "/api/replays",

@@ -19,10 +19,12 @@ from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 
 from hisss.server import Settings, create_app
-from test_websocket import expect, hello, new_game, receive, state_where
+from support.web import expect, hello, new_game, receive, state_where
 
 PEOPLE = ({"kind": "person", "name": "Ala"}, {"kind": "person", "name": "Olek"})
 SLACK = {"rate_burst": 1_000_000, "abuse_limit": 1_000_000, "max_hello_failures": 1_000_000}
+#: Thousands of hostile messages: a long run (see ``support/markers.py``).
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture

@@ -13,9 +13,10 @@ from hisss.cli import app
 from hisss.record import Seat
 from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, _Table, run_loadtest
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
-from server_process import ServerProcess
+from support.server_process import ServerProcess
 
 
+@pytest.mark.system
 def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
     result = CliRunner().invoke(
         app, ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--json"]
@@ -29,6 +30,7 @@ def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
     assert figures["actions_per_second"] > 0
 
 
+@pytest.mark.system
 def test_games_are_played_to_the_end_and_new_ones_started() -> None:
     figures = run_loadtest(2, 4, think=0.0, ramp=0.0, level="easy", seed=3)
     assert figures.finished >= 2 and figures.games > figures.finished
@@ -71,6 +73,7 @@ async def test_the_database_check_counts_acknowledged_steps_that_are_not_stored(
     assert test.figures.lost_actions == 2
 
 
+@pytest.mark.system
 def test_a_rate_limited_server_is_waited_for_not_counted_as_failing(tmp_path: Path) -> None:
     # ``hisss serve`` as it is: 30 new games per address at once, then one a second.
     with ServerProcess(f"sqlite:///{tmp_path / 'limited.db'}", tmp_path) as server:

@@ -9,7 +9,6 @@ import random
 
 import pytest
 
-import oracle
 from hisss.core import (
     ALL_PAIRS,
     DOUBLE,
@@ -24,6 +23,7 @@ from hisss.core import (
     parse_snake,
 )
 from hisss.core.cards import ALL_CARDS
+from support import oracle
 
 RULES = {
     "classic": get_rules("classic"),
@@ -103,12 +103,14 @@ def run_games(deck: Deck, rules: Rules, seeds: range, players: int = 3) -> int:
 
 @pytest.mark.parametrize("rules", list(RULES.values()), ids=list(RULES))
 @pytest.mark.parametrize("deck", [RAINBOW, ALL_PAIRS, DOUBLE, WILD_HEAVY], ids=str)
+@pytest.mark.slow
 def test_engine_matches_oracle_on_random_games(deck: Deck, rules: Rules) -> None:
     games = 6 if deck is DOUBLE else 12
     positions = run_games(deck, rules, range(games))
     assert positions >= games * (deck.size - 1) // 2
 
 
+@pytest.mark.slow
 def test_engine_matches_oracle_on_random_user_decks() -> None:
     rng = random.Random(2024)
     positions = 0

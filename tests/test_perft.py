@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import pytest
 
-import oracle
 from hisss.core import (
     ALL_PAIRS,
     RAINBOW,
@@ -26,6 +25,7 @@ from hisss.core import (
     new_game,
     parse_card,
 )
+from support import oracle
 
 CLASSIC = get_rules("classic")
 PL = get_rules("pl")
@@ -226,6 +226,7 @@ def late_position(deck: Deck, seed: int, rules: Rules, players: int, left: int) 
     ],
     ids=["rainbow-5", "rainbow-6", "rainbow-pl-6", "all-pairs-unforced-4"],
 )
+@pytest.mark.slow
 def test_full_tree_leaves(
     deck: Deck, seed: int, rules: Rules, players: int, left: int, leaves: int
 ) -> None:

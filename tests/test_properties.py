@@ -29,7 +29,7 @@ from hisss.core import (
 from hisss.core.actions import cap, extend, join
 from hisss.core.cards import ALL_CARDS, WHEEL, CardKind
 from hisss.core.snake import check_snake
-from strategies import Setup, setups, snapshot
+from support.strategies import Setup, setups, snapshot
 
 SETTINGS = settings(max_examples=100, deadline=None, database=None)
 

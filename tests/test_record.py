@@ -844,6 +844,7 @@ def _assert_one_clear_line(error: Exception, prefix: str = "") -> None:
     assert not message.endswith((" at", ": ", "starting")), message
 
 
+@pytest.mark.slow
 def test_malformed_records_give_one_clear_line_never_a_traceback(tmp_path: Path) -> None:
     rng = random.Random(2024)
     good = SNAPSHOT_GAME.read_bytes()
@@ -877,6 +878,7 @@ def test_malformed_records_give_one_clear_line_never_a_traceback(tmp_path: Path)
     assert refused > len(texts) * 0.9
 
 
+@pytest.mark.slow
 def test_records_with_junk_values_give_one_clear_line_never_a_traceback() -> None:
     rng = random.Random(7)
     data = _data()

@@ -10,7 +10,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,15 +20,16 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
-import pg
-import redis_server
 from hisss.cli import app
 from hisss.record import GameRecord, Seat, SeatKind, replay
 from hisss.server import GameService, LocalHub, ProtocolError, Settings, create_app
 from hisss.server.redis_hub import RedisHub
 from hisss.server.setup import build_spec
 from hisss.storage import GameStatus, Store
-from server_process import ServerProcess
+from support import pg, redis_server
+from support.server_process import ServerProcess
+from support.waiting import wait_until_async
+from support.web import settled
 
 #: The presence figures of a state's seats: they may differ between copies of one version.
 PRESENCE = ("connected", "away_seconds")
@@ -203,7 +204,11 @@ def test_two_processes_share_one_address(shared: tuple[str, str], tmp_path: Path
     servers = [one, two]
     try:
         assert one.url == two.url and one.url.endswith(f":{port}/")
-        assert one.request("GET", "/healthz") == {"ok": True, "database": "postgresql"}
+        assert one.request("GET", "/healthz") == {
+            "ok": True,
+            "database": "postgresql",
+            "bots_playing": 0,
+        }
         game = _post_game(one, [{"kind": "person", "name": "Ala"}, {"kind": "bot"}])
         url = one.ws_url + game["websocket"]
         watchers: list[Follower] = []
@@ -315,10 +320,10 @@ async def test_steps_on_two_processes_never_fork_a_game(database: str) -> None:
     async with two_services(database) as (one, two):
         spec = build_spec("classic", {}, "rainbow", [Seat.person(""), Seat("", SeatKind.BOT)])
         game_id = (await one.create_game(spec)).game.id
-        await asyncio.gather(one.idle(), two.idle())
+        await settled(one, two)
         conflicts = 0
         for turn in range(1000):
-            await asyncio.gather(one.idle(), two.idle())
+            await settled(one, two)
             stored = await one.store.get_game(game_id)
             assert stored is not None
             if stored.status is GameStatus.FINISHED:
@@ -360,13 +365,6 @@ class Inbox:
         self.messages.append(message)
 
 
-async def _eventually(test: Callable[[], bool], timeout: float = 5) -> None:
-    deadline = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < deadline, "not in time"
-        await asyncio.sleep(0.02)
-
-
 async def test_presence_crosses_processes_and_expires_with_a_dead_one(
     redis: redis_server.RedisServer,
 ) -> None:
@@ -386,15 +384,26 @@ async def _presence_checks(one: RedisHub, two: RedisHub) -> None:
     two.subscribe("g1", inbox)
     one.subscribe("g1", Inbox())
     one.connected("g1", 0)
-    await _eventually(lambda: two.presence("g1", 2)[0].connected)
+    await wait_until_async(
+        lambda: two.presence("g1", 2)[0].connected, what="seat 1 connected on the other process"
+    )
     assert not two.presence("g1", 2)[1].connected
     one.disconnected("g1", 0)
-    await _eventually(lambda: not two.presence("g1", 2)[0].connected)
+    await wait_until_async(
+        lambda: not two.presence("g1", 2)[0].connected,
+        what="seat 1 disconnected on the other process",
+    )
     one.connected("g1", 1)
-    await _eventually(lambda: two.presence("g1", 2)[1].connected)
-    # A process that dies withdraws nothing: its claim expires.
+    await wait_until_async(
+        lambda: two.presence("g1", 2)[1].connected, what="seat 2 connected on the other process"
+    )
+    # A process that dies withdraws nothing: its claim expires (within 3 s).
     await one._stop_tasks()
-    await _eventually(lambda: not two.presence("g1", 2)[1].connected, timeout=3)
+    await wait_until_async(
+        lambda: not two.presence("g1", 2)[1].connected,
+        what="the dead process's claim on seat 2 to expire",
+        timeout=3,
+    )
     assert (two.presence("g1", 2)[1].away_seconds or 0) < 1
 
 
@@ -407,15 +416,18 @@ async def test_news_from_another_process_reaches_local_subscribers(
         game_id = (await one.create_game(spec)).game.id
         inbox = Inbox()
         two.hub.subscribe(game_id, inbox)
-        await one.idle()
+        await settled(one)
         live = await one.find(game_id)
         start = live.version
         await one.draw(game_id, 0, live.version)
         live = await one.find(game_id)
         await one.play(game_id, 0, live.version, str(live.state.legal_actions()[-1]))
-        await asyncio.gather(one.idle(), two.idle())
+        await settled(one, two)
         final = (await one.find(game_id)).version
-        await _eventually(lambda: bool(inbox.messages) and inbox.messages[-1]["version"] == final)
+        await wait_until_async(
+            lambda: inbox.messages and inbox.messages[-1]["version"] == final,
+            what=f"version {final} to reach the other process's subscriber",
+        )
         versions = [m["version"] for m in inbox.messages]
         distinct = [v for i, v in enumerate(versions) if i == 0 or versions[i - 1] != v]
         assert distinct == list(range(distinct[0], final + 1)) and distinct[0] <= start + 1
@@ -489,7 +501,11 @@ def test_the_health_check_asks_the_database(postgres: pg.PostgresServer) -> None
             await conn.close()
 
     with TestClient(create_app(Settings(database=database, bot_delay=0))) as client:
-        assert client.get("/healthz").json() == {"ok": True, "database": "postgresql"}
+        assert client.get("/healthz").json() == {
+            "ok": True,
+            "database": "postgresql",
+            "bots_playing": 0,
+        }
         # The database goes away: no new connections, the open ones cut.
         asyncio.run(
             admin(
@@ -500,7 +516,7 @@ def test_the_health_check_asks_the_database(postgres: pg.PostgresServer) -> None
         )
         answer = client.get("/healthz")
         assert answer.status_code == 503
-        assert answer.json() == {"ok": False, "database": "postgresql"}
+        assert answer.json() == {"ok": False, "database": "postgresql", "bots_playing": 0}
         asyncio.run(admin(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
         answer = client.get("/healthz")
         assert answer.status_code == 200 and answer.json()["ok"] is True

@@ -40,7 +40,7 @@ from hisss.core import (
 from hisss.core.cards import ALL_CARDS, CardKind
 from hisss.core.errors import NotationError
 from hisss.core.snake import check_snake
-from strategies import snapshot
+from support.strategies import snapshot
 
 PL = get_rules("pl")
 UNFORCED = Rules(forced_placement=False)

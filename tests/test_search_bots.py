@@ -37,7 +37,7 @@ from hisss.core import (
 )
 from hisss.sim.movetimes import move_times, percentile, summarise
 from hisss.sim.play import play_game
-from strategies import RULE_SETS, snapshot
+from support.strategies import RULE_SETS, snapshot
 
 BOTS: dict[str, Callable[[], Bot]] = {
     "expectimax": lambda: ExpectimaxBot(Budget(nodes=400)),

@@ -39,7 +39,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from hisss.server.session import CLOSE_FORBIDDEN_ORIGIN, CLOSE_RATE_LIMITED, CLOSE_TOO_LARGE
 from hisss.server.setup import token_hash
-from test_websocket import ALA, BOT, expect, hello, new_game, receive, state_where
+from support.web import ALA, BOT, expect, hello, new_game, receive, state_where
 
 Client = Callable[..., TestClient]
 TESTS = Path(__file__).parent

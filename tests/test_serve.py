@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 from hisss.cli import app
 from hisss.record import GameRecord, replay
 from hisss.server.setup import token_hash
-from server_process import ServerProcess
+from support.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +59,7 @@ def take_turn(ws: ClientConnection, state: dict[str, Any]) -> dict[str, Any]:
     return until(ws, lambda s: s["version"] == drawn["version"] + 1)
 
 
+@pytest.mark.system
 def test_a_killed_server_continues_every_game_after_restart(database: str, tmp_path: Path) -> None:
     server = ServerProcess(database, tmp_path, bot_delay=1.5)
     server.start()
@@ -155,6 +156,7 @@ def test_serve_refuses_a_bad_database(database: str, message: str) -> None:
     assert "secret" not in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.system
 def test_the_protocol_example_client_plays_a_whole_game(tmp_path: Path) -> None:
     text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
     code = text.split("## A minimal client", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]

@@ -17,6 +17,8 @@ from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Setting
 from hisss.server import service as service_module
 from hisss.server.setup import GameSpec, build_spec
 from hisss.storage import EntryKind, GameStatus, StorageError, Store
+from support.waiting import wait_until_async
+from support.web import settled
 
 
 class Clock:
@@ -51,9 +53,15 @@ def spec(*seats: Seat, rules: str = "classic", deck: str = "rainbow") -> GameSpe
 PERSON = Seat.person("Ala")
 
 
+async def version_at_least(service: GameService, game_id: str, version: int) -> LiveGame | None:
+    """The live game once it has reached ``version``, else None."""
+    live = await service.find(game_id)
+    return live if live.version >= version else None
+
+
 async def my_turn(service: GameService, game_id: str, seat: int) -> str:
     """Wait for the bots; the phase when ``seat`` is to act or the game is over."""
-    await service.idle()
+    await settled(service)
     live = await service.find(game_id)
     assert live.phase == "over" or live.to_move == seat, live.view()
     return live.phase
@@ -174,12 +182,9 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
             spec(PERSON, Seat.bot("", "medium"), Seat.bot("", "easy"))
         )
         game_id = created.game.id
-        live = await service.find(game_id)
-        for _ in range(100):  # the starter is stored in the background: at most 5 s
-            if live.version == 1:
-                break
-            await asyncio.sleep(0.05)
-            live = await service.find(game_id)
+        live = await wait_until_async(  # the starter is stored in the background
+            lambda: version_at_least(service, game_id, 1), what="the starter to be stored"
+        )
         assert live.version == 1
         live = await service.draw(game_id, 0, 1)
         live = await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
@@ -192,7 +197,7 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
 
 
 async def my_turn_after_restart(service: GameService, game_id: str) -> LiveGame:
-    await service.idle()
+    await settled(service)
     return await service.find(game_id)
 
 
@@ -278,7 +283,7 @@ async def test_joining_open_seats(database: str) -> None:
         with pytest.raises(ProtocolError) as info:
             await service.join(game_id, "Late")
         assert info.value.code == "no_open_seat"
-        await service.idle()
+        await settled(service)
         live = await service.find(game_id)
         assert live.status is GameStatus.RUNNING and live.phase == "draw" and live.version == 1
 
@@ -354,7 +359,7 @@ async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
         assert info.value.code == "not_started"
         live = await service.hand_over(game_id, 0, 2, "easy")
         assert live.status is GameStatus.RUNNING and not live.seats[2].open
-        await service.idle()
+        await settled(service)
         assert (await service.find(game_id)).phase == "draw"
         stored = await service.store.get_game(game_id)
         assert stored is not None and stored.status is GameStatus.RUNNING
@@ -390,7 +395,7 @@ async def test_nothing_is_announced_that_was_not_stored(
         monkeypatch.setattr(service.store, "append", broken)
         with pytest.raises(StorageError):
             await service.draw(game_id, 0, 1)
-        await service.idle()
+        await settled(service)
         # At most the stored state again (rebuilt from the log after the failure).
         assert all(m["version"] == 1 and m["drawn"] is None for m in recorder.messages)
         live = await service.find(game_id)
@@ -418,8 +423,11 @@ async def test_bots_try_again_after_a_database_failure(
 
         monkeypatch.setattr(service.store, "append", flaky)
         created = await service.create_game(spec(PERSON, Seat.bot("", "easy")))
-        await asyncio.sleep(0.3)
-        await service.idle()
+        await wait_until_async(
+            lambda: version_at_least(service, created.game.id, 1),
+            what="the bot driver to store the starter at its second try",
+        )
+        await settled(service)
         live = await service.find(created.game.id)
         assert failures and live.version == 1 and live.phase == "draw"
 
@@ -475,7 +483,7 @@ async def test_bots_move_on_after_a_step_whose_answer_was_lost(
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         await service.draw(game_id, 0, 1)
-        await service.idle()  # no driver runs: the person is to place
+        await settled(service)  # no driver runs: the person is to place
         real_append = service.store.append
 
         async def lost(*args: Any, **kwargs: Any) -> Any:
@@ -487,8 +495,7 @@ async def test_bots_move_on_after_a_step_whose_answer_was_lost(
         with pytest.raises(ConnectionResetError):
             await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
         monkeypatch.setattr(service.store, "append", real_append)
-        await asyncio.sleep(0.05)
-        await my_turn(service, game_id, 0)
+        await my_turn(service, game_id, 0)  # the failed step started the bot's driver
         live = await service.find(game_id)
         assert live.version >= 5, "the bot drew and placed after the stored step"
         assert [e.kind for e in await service.store.actions(game_id)][:5] == [
@@ -510,7 +517,7 @@ async def test_a_stored_step_whose_answer_was_lost_is_announced(
         game_id = created.game.id
         await my_turn(service, game_id, 0)
         await service.draw(game_id, 0, 1)
-        await service.idle()
+        await settled(service)
         recorder = Recorder()
         service.hub.subscribe(game_id, recorder)
         real_append = service.store.append
@@ -523,6 +530,5 @@ async def test_a_stored_step_whose_answer_was_lost_is_announced(
         live = await service.find(game_id)
         with pytest.raises(ConnectionResetError):
             await service.play(game_id, 0, 2, str(live.state.legal_actions()[0]))
-        await asyncio.sleep(0.05)
-        await service.idle()
+        await settled(service)  # the failed step started the game's driver, which announces it
         assert [(m["version"], m["to_move"]) for m in recorder.messages] == [(3, 2)]

@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-import pg
 from hisss.record import Seat, SeatKind
 from hisss.storage import (
     SCHEMA_VERSION,
@@ -30,6 +29,7 @@ from hisss.storage import (
     default_database_url,
 )
 from hisss.storage.models import MetaRow
+from support import pg
 
 
 def _new_game(status: GameStatus = GameStatus.RUNNING) -> NewGame:

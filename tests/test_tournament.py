@@ -142,6 +142,7 @@ def test_mirrored_deal_uses_one_card_order_for_every_rotation(
 # ---------------------------------------------------------------------- determinism
 
 
+@pytest.mark.system
 def test_same_seed_same_report_whatever_the_workers() -> None:
     args: dict[str, Any] = {
         "bots": ["random", "random", "random"],
@@ -161,6 +162,7 @@ def test_same_seed_same_report_whatever_the_workers() -> None:
     assert json.dumps(other) != json.dumps(one)
 
 
+@pytest.mark.system
 def test_cli_json_is_byte_identical_across_workers() -> None:
     base = ["tournament", "--bots", "random,random", "-n", "40", "--seed", "3", "--mirror"]
     one = runner.invoke(app, [*base, "--workers", "1", "--json"])
@@ -476,6 +478,7 @@ def test_an_illegal_bot_action_names_the_deal(monkeypatch: pytest.MonkeyPatch) -
         tournament(["cheat", "random"], 4, 2, 0, CLASSIC, RAINBOW)
 
 
+@pytest.mark.system
 def test_tournament_progress_reaches_the_total() -> None:
     seen: list[tuple[int, int]] = []
     tournament(

@@ -8,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from hisss.core import NEW, RAINBOW, ActionKind, Rules, parse_action
@@ -18,16 +19,16 @@ from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.render import CHOSEN_MARK, LEGAL_MARK
 from hisss.tui.screens import EndScreen, RulesScreen, SaveScreen, rules_text
 from hisss.tui.widgets import FanView, TableView
-from tui_helpers import (
-    PATIENCE,
+from support.tui import (
     inside,
     make_app,
     person_step,
+    person_turn,
     play_to_end,
     screen_text,
     status_text,
-    wait_for,
 )
+from support.waiting import PATIENCE, wait_until_async
 
 QUICK = resolve_deck("docs/decks/quick.json")
 MINI = resolve_deck("docs/decks/mini.toml")
@@ -44,6 +45,7 @@ def _same_as_replay(app: HisssApp) -> None:
 # ---------------------------------------------------------------------- whole games
 
 
+@pytest.mark.slow
 async def test_person_against_bots_on_the_rainbow_deck(tmp_path: Path) -> None:
     app = make_app("Ala,bot:medium,bot:hard", seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -65,6 +67,7 @@ async def test_person_against_bots_on_the_rainbow_deck(tmp_path: Path) -> None:
     assert app.return_code == 0
 
 
+@pytest.mark.slow
 async def test_hot_seat_with_keys_and_clicks() -> None:
     app = make_app("Ala,Ola", seed=3, deck=MINI)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -93,7 +96,9 @@ async def test_hot_seat_with_keys_and_clicks() -> None:
 async def test_bots_alone_play_a_demo_to_the_end() -> None:
     app = make_app("bot:easy,bot:medium,bot:hard,bot:gentle", seed=5, deck=QUICK)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        await wait_until_async(
+            lambda: isinstance(app.screen, EndScreen), what="the end screen", pause=pilot.pause
+        )
         assert app.match.is_demo() and len(app.match.turns) == QUICK.size - 1
         assert app.names == ["Bot 1 (easy)", "Bot 2 (medium)", "Bot 3 (hard)", "Bot 4 (gentle)"]
         _same_as_replay(app)
@@ -112,17 +117,18 @@ async def test_bots_wait_their_delay() -> None:
         assert "Bot (medium) is playing" in screen_text(app)
         await pilot.press("h")
         assert status_text(app) == "Hints are for your own turn."
-        await wait_for(pilot, lambda: app.phase() == "pick")
+        await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
         assert len(app.match.turns) == 2
 
 
+@pytest.mark.slow
 async def test_save_load_and_finish(tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
     first = make_app("Ala,bot:hard", seed=12, deck=MINI)
     async with first.run_test(size=(80, 24)) as pilot:
         for _ in range(5):
-            while not await person_step(pilot, first):
-                pass
+            assert await person_turn(pilot, first)
+            await person_step(pilot, first)
         assert first.phase() == "place"  # saved with Ala's card drawn
         await pilot.press("s")
         assert isinstance(first.screen, SaveScreen)
@@ -243,7 +249,7 @@ async def test_hisss_banner_names_the_player_and_the_snake() -> None:
     # The bots pause between moves, so the banner of the first snake (turn 7 of 15) stays a while.
     app = make_app("bot:medium,bot:hard", seed=71, deck=MINI, delay=0.25)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: bool(app.claims))
+        await wait_until_async(lambda: app.claims, what="a snake claimed", pause=pilot.pause)
         await pilot.pause()
         seat, snake = app.claims[0]
         assert app.query_one("#banner").display
@@ -268,9 +274,13 @@ async def test_hint_highlights_what_the_expert_would_play() -> None:
             if len(app.match.game.state.legal_actions()) > 2:
                 break
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.phase() == "pick")
+            await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
         await pilot.press("h")
-        await wait_for(pilot, lambda: status_text(app).startswith("Hint (expert): "))
+        await wait_until_async(
+            lambda: status_text(app).startswith("Hint (expert): "),
+            what="the hint",
+            pause=pilot.pause,
+        )
         hint = app.match.hint(app.match.game.state.copy())
         options = app.query_one("#actions", OptionList)
         assert app._actions[options.highlighted or 0] == hint
@@ -286,7 +296,7 @@ async def test_undo_against_bots() -> None:
         await pilot.press("enter")
         first = app.match.game.state.drawn
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.phase() == "pick")
+        await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
         assert len(app.match.turns) == 3
         await pilot.press("u")
         assert status_text(app) == "Took back the last move of Ala."
@@ -345,7 +355,9 @@ async def test_rules_screen() -> None:
 async def test_end_screen_tells_the_tie_break() -> None:
     app = make_app("bot:medium,bot:hard", seed=71, deck=MINI)
     async with app.run_test(size=(120, 30)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        await wait_until_async(
+            lambda: isinstance(app.screen, EndScreen), what="the end screen", pause=pilot.pause
+        )
         await pilot.pause()
         assert app.match.game.state.result().decided_by == "longest"
         text = " ".join(screen_text(app).replace("│", " ").split())
@@ -388,7 +400,9 @@ async def _check_layout(app: HisssApp, size: tuple[int, int], tmp_path: Path) ->
     async with app.run_test(size=size) as pilot:
         for _ in range(12):
             await pilot.press("enter")
-            await wait_for(pilot, lambda: app.phase() in ("pick", "place"))
+            await wait_until_async(
+                lambda: app.phase() in ("pick", "place"), what="a person's turn", pause=pilot.pause
+            )
         if app.phase() == "pick":
             await pilot.press("enter")
         await pilot.press("c")
@@ -477,7 +491,11 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         assert status_text(app).startswith("Podpowiedź dotyczy kładzenia karty")
         await pilot.press("enter")
         await pilot.press("h")
-        await wait_for(pilot, lambda: status_text(app).startswith("Podpowiedź (ekspert)"))
+        await wait_until_async(
+            lambda: status_text(app).startswith("Podpowiedź (ekspert)"),
+            what="the hint",
+            pause=pilot.pause,
+        )
         seen.append(screen_text(app))
         assert "Podpowiedź (ekspert)" in seen[-1]
         await pilot.press("s")
@@ -485,7 +503,7 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         assert "Zapisz grę" in seen[-1]
         await pilot.press("escape", "u")
         seen.append(screen_text(app))
-        while not isinstance(app.screen, EndScreen):
+        while await person_turn(pilot, app):
             await person_step(pilot, app)
             if app.phase() == "place":
                 seen.append(screen_text(app))

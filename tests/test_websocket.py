@@ -7,12 +7,10 @@ import json
 from collections.abc import Callable
 from typing import Any, cast
 
-import anyio
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hisss.server import GameService, Settings
@@ -26,6 +24,7 @@ from hisss.server.session import (
     Session,
 )
 from hisss.server.setup import token_hash
+from support.web import ALA, BOT, OLEK, expect, hello, new_game, receive, state_where
 
 Client = Callable[..., TestClient]
 
@@ -33,58 +32,6 @@ Client = Callable[..., TestClient]
 @pytest.fixture
 def client(make_client: Client) -> TestClient:
     return make_client()
-
-
-def receive(ws: WebSocketTestSession, timeout: float = 10) -> dict[str, Any]:
-    """The next message, or a failure after ``timeout`` seconds (never a hung test)."""
-
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    ws._raise_on_close(message)
-    data: dict[str, Any] = json.loads(message["text"])
-    return data
-
-
-def expect(ws: WebSocketTestSession, kind: str, **fields: Any) -> dict[str, Any]:
-    """The next message of type ``kind`` (skipping states), checked against ``fields``."""
-    while True:
-        message = receive(ws)
-        if message["type"] == kind:
-            for key, value in fields.items():
-                assert message[key] == value, message
-            return message
-        assert message["type"] == "state", message
-
-
-def state_where(ws: WebSocketTestSession, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    while True:
-        message = receive(ws)
-        if message["type"] == "state" and test(message):
-            return message
-
-
-def new_game(client: TestClient, *seats: dict[str, Any]) -> dict[str, Any]:
-    response = client.post("/api/games", json={"seats": list(seats)})
-    assert response.status_code == 201, response.text
-    data: dict[str, Any] = response.json()
-    return data
-
-
-ALA = {"kind": "person", "name": "Ala"}
-OLEK = {"kind": "person", "name": "Olek"}
-BOT = {"kind": "bot", "level": "medium"}
-
-
-def hello(ws: WebSocketTestSession, token: str | None) -> dict[str, Any]:
-    ws.send_json(
-        {"type": "hello", "token": token} if token else {"type": "hello", "role": "spectator"}
-    )
-    expect(ws, "welcome")
-    # A game just created or started may still be storing its starter.
-    return state_where(ws, lambda s: s["phase"] != "starting")
 
 
 def test_a_whole_game_against_a_bot(client: TestClient) -> None:

@@ -271,15 +271,17 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
 
     @app.get("/healthz", summary="Is the server up, and does its database answer")
     async def health(request: Request) -> JSONResponse:
-        """``ok`` and the kind of database; status 503 and ``ok: false`` when the database does
-        not answer (for load balancers and monitoring)."""
+        """``ok``, the kind of database and the number of games whose bots the server is playing
+        now; status 503 and ``ok: false`` when the database does not answer (for load balancers
+        and monitoring)."""
         store: Store = request.app.state.store
+        answer = {"database": store.dialect, "bots_playing": request.app.state.service.bots_playing}
         try:
             await store.ping()
         except StorageError as exc:
             log.error("health check: %s", exc)
-            return JSONResponse({"ok": False, "database": store.dialect}, status_code=503)
-        return JSONResponse({"ok": True, "database": store.dialect})
+            return JSONResponse({"ok": False, **answer}, status_code=503)
+        return JSONResponse({"ok": True, **answer})
 
     @app.websocket("/ws/games/{key}")
     async def game_socket(websocket: WebSocket, key: str) -> None:

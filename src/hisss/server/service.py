@@ -115,11 +115,11 @@ class GameService:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._drivers.clear()
 
-    async def idle(self, timeout: float = 10.0) -> None:
-        """Wait until no driver runs (for tests and shutdown)."""
-        async with asyncio.timeout(timeout):
-            while self._drivers:
-                await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
+    @property
+    def bots_playing(self) -> int:
+        """The number of games in which the server is taking steps of its own now (a bot's
+        draw or placement, the starter): ``GET /healthz`` reports it."""
+        return len(self._drivers)
 
     # ------------------------------------------------------------------ loading
 

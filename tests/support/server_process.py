@@ -20,6 +20,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from support.markers import require
+from support.waiting import WaitTimeoutError, wait_until
+
 READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:(\d+)/)")
 
 
@@ -57,6 +60,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 30) -> ServerProcess:
         """Start the server and wait until it says it is ready."""
+        require("system", "a server process")
         self.runs += 1
         out = self.directory / f"{self.name}-{self.runs}.out"
         err = self.directory / f"{self.name}-{self.runs}.err"
@@ -80,19 +84,26 @@ class ServerProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         began = time.monotonic()
         with out.open("wb") as stdout, err.open("wb") as stderr:
-            self.proc = subprocess.Popen(command, stdout=stdout, stderr=stderr, env=env)
-        deadline = began + timeout
-        while time.monotonic() < deadline:
-            found = READY.search(out.read_text(encoding="utf-8", errors="replace"))
-            if found:
+            proc = self.proc = subprocess.Popen(command, stdout=stdout, stderr=stderr, env=env)
+        try:
+            found = wait_until(
+                lambda: (
+                    READY.search(out.read_text(encoding="utf-8", errors="replace"))
+                    or proc.poll() is not None
+                ),
+                what="the server to say it is ready",
+                timeout=timeout,
+            )
+        except WaitTimeoutError as exc:
+            why = str(exc)
+        else:
+            if isinstance(found, re.Match):
                 self.url = found.group(1)
                 self.started_in = time.monotonic() - began
                 return self
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
+            why = f"exit status {proc.returncode}"
         self.kill()
-        raise AssertionError(f"the server did not start:\n{self.output()}")
+        raise AssertionError(f"the server did not start ({why}):\n{self.output()}")
 
     def kill(self) -> None:
         """SIGKILL: the server gets no chance to tidy up."""

@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.markers import require
+
 MISSING = (
     "the PostgreSQL tests need the PostgreSQL server binaries (initdb, pg_ctl) and found none "
     "under /usr/lib/postgresql/*/bin: install them with `apt-get install -y postgresql` (Debian), "
@@ -165,6 +167,7 @@ def start() -> PostgresServer:
     if external:
         return PostgresServer(url=external.rstrip("/"))
     bin_dir = find_bin()
+    require("postgres", "a PostgreSQL server")
     user = "postgres" if os.geteuid() == 0 else None
     directory = Path(tempfile.mkdtemp(prefix="hisss-pg-"))
     if user:

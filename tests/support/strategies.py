@@ -1,4 +1,4 @@
-"""Shared test support: Hypothesis strategies for seeded game set-ups over every deck and option,
+"""Hypothesis strategies for seeded game set-ups over every deck and option,
 and a snapshot of everything observable about a position."""
 
 from __future__ import annotations

@@ -12,11 +12,12 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pg import free_port
+from support.markers import require
+from support.pg import free_port
+from support.waiting import WaitTimeoutError, wait_until
 
 MISSING = (
     "the Redis tests need redis-server and found none on the PATH: install it with "
@@ -58,6 +59,7 @@ def start() -> RedisServer:
     binary = shutil.which("redis-server")
     if binary is None:
         raise RedisMissingError(MISSING)
+    require("redis", "a Redis server")
     directory = Path(tempfile.mkdtemp(prefix="hisss-redis-"))
     port = free_port()
     command = [
@@ -78,17 +80,28 @@ def start() -> RedisServer:
     with (directory / "log").open("wb") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     server = RedisServer(url=f"redis://127.0.0.1:{port}", proc=proc, directory=directory)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            break
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
-                sock.sendall(b"PING\r\n")
-                if sock.recv(16).startswith(b"+PONG"):
-                    return server
-        except OSError:
-            time.sleep(0.05)
+    try:
+        wait_until(
+            lambda: proc.poll() is not None or _answers(port),
+            what="redis-server to answer PING",
+            timeout=20,
+        )
+    except WaitTimeoutError as exc:
+        why = str(exc)
+    else:
+        if proc.poll() is None:
+            return server
+        why = f"exit status {proc.returncode}"
     text = (directory / "log").read_text(errors="replace")
     server.stop()
-    raise RuntimeError(f"redis-server did not start:\n{text}")
+    raise RuntimeError(f"redis-server did not start ({why}):\n{text}")
+
+
+def _answers(port: int) -> bool:
+    """True when a server on ``port`` answers PING."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False

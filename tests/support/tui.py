@@ -3,8 +3,6 @@ pilot."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -14,9 +12,7 @@ from hisss.core import RAINBOW, Deck, Rules
 from hisss.i18n import get_catalog
 from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.screens import EndScreen
-
-#: The longest a test waits for the game to reach a state, in seconds.
-PATIENCE = 60.0
+from support.waiting import wait_until_async
 
 
 def make_app(
@@ -54,15 +50,6 @@ def status_text(app: HisssApp) -> str:
     return shown.plain
 
 
-async def wait_for(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
-    """Let the app run until ``condition`` holds (failing after :data:`PATIENCE` seconds)."""
-    waited = 0.0
-    while not condition():
-        assert waited < PATIENCE, "the game did not get there in time"
-        await pilot.pause(0.01)
-        waited += 0.01
-
-
 async def person_step(pilot: Pilot[None], app: HisssApp, down: int = 0) -> bool:
     """One step of a person with the keyboard: pick with Enter, or place the option ``down``
     places below the first. False when a bot moves (nothing is pressed then)."""
@@ -77,13 +64,20 @@ async def person_step(pilot: Pilot[None], app: HisssApp, down: int = 0) -> bool:
     return True
 
 
+async def person_turn(pilot: Pilot[None], app: HisssApp) -> bool:
+    """Let the app run until a person is to act (True) or the end screen shows (False)."""
+    await wait_until_async(
+        lambda: app.phase() in ("pick", "place") or isinstance(app.screen, EndScreen),
+        what="a person's turn or the end screen",
+        pause=pilot.pause,
+    )
+    return not isinstance(app.screen, EndScreen)
+
+
 async def play_to_end(pilot: Pilot[None], app: HisssApp, down: int = 0) -> None:
     """Play every person's move with the keyboard until the end screen shows."""
-    waited = 0.0
-    while not isinstance(app.screen, EndScreen):
-        if not await person_step(pilot, app, down):
-            waited += 0.01
-            assert waited < PATIENCE, "the bots did not finish in time"
+    while await person_turn(pilot, app):
+        await person_step(pilot, app, down)
     await pilot.pause()
 
 

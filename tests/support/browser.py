@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from websockets.sync.client import connect
 
-from server_process import ServerProcess
+from support.server_process import ServerProcess
+from support.waiting import wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -232,16 +232,24 @@ def wait_my_turn_or_end(page: Page) -> bool:
 
 def whose_turn(pages: list[Page], timeout: float = 30) -> Page | None:
     """The page whose player is to act now, or None once the game is over on every page."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def turn() -> Page | bool:
         states = [page.evaluate(f"({WAIT_FOR_ME})()") and phase(page) for page in pages]
         for page, state in zip(pages, states, strict=True):
             if state and state != "over":
                 return page
-        if all(state == "over" for state in states):
-            return None
-        time.sleep(0.02)
-    raise AssertionError("nobody is to act and the game is not over")
+        return all(state == "over" for state in states)
+
+    found = wait_until(
+        turn, what="a player to be asked to act, or the end on every page", timeout=timeout
+    )
+    return found if isinstance(found, Page) else None
+
+
+def pump(page: Page) -> Callable[[float], None]:
+    """A pause for :func:`support.waiting.wait_until` that lets Playwright handle its events
+    (routes, websockets, page events): the synchronous API does so only inside its calls."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
 
 
 def wait_changed(page: Page, before: int) -> None:
