@@ -14,7 +14,7 @@ seed and the turn number, so the same game played again, or loaded and finished,
 >>> match.game.state.table[0] == lone(match.game.order[0]), match.person_to_move()
 (True, True)
 >>> card = match.draw()
->>> placed = match.place(match.state.legal_actions()[0])
+>>> placed = match.place(match.game.state.legal_actions()[0])
 >>> placed.seat, placed.card == card, placed.claimed
 (0, True, None)
 >>> match.bot_to_move(), match.undo_block()
