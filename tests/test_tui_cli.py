@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +20,31 @@ from hisss.tui import DEFAULT_DELAY, Match, parse_players
 runner = CliRunner()
 
 
+@pytest.fixture(autouse=True)
+def user_folders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The user's data and state folders (unfinished games, the error log) in a temporary
+    folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path
+
+
+@dataclass
+class Played:
+    """What the replaced game reports when it ends."""
+
+    kept: Path | None = None
+    failure: BaseException | None = None
+
+
 @pytest.fixture
 def played(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Replace the full-screen game by a recorder of what it was asked to play."""
     calls: list[dict[str, Any]] = []
 
-    def fake_play(match: Match, language: str, **options: Any) -> None:
+    def fake_play(match: Match, language: str, **options: Any) -> Played:
         calls.append({"match": match, "language": language, **options})
+        return Played()
 
     monkeypatch.setattr("hisss.tui.play", fake_play)
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
@@ -95,7 +113,7 @@ def test_play_loads_a_saved_game(played: list[dict[str, Any]], tmp_path: Path) -
         (["--players", "Ala,,Ola"], "--players 'Ala,,Ola': a name is empty"),
         (["--players", "Ala,bot:genius"], "unknown bot level 'genius'"),
         (["--players", "Ala,Ala"], "the name 'Ala' is given twice"),
-        (["--players", "Ala"], "1 players: Hisss is played by 2 to 5"),
+        (["--players", "Ala"], "1 player: Hisss is played by 2 to 5"),
         (["--players", "a,b,c,d,e,f"], "6 players"),
         (["--players", "Ala,Ola", "--rules", "nope"], "unknown rules preset"),
         (["--players", "Ala,Ola", "--deck", "nope"], "nope"),
