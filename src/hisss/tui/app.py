@@ -94,6 +94,8 @@ class HisssApp(GameView):
         self.claims: list[tuple[int, Snake]] = []
         self.kept: Path | None = None
         self.failure: BaseException | None = None
+        #: True while the bots wait for a dialog to close or the terminal to grow.
+        self.bots_waiting = False
         self._end_shown = False
         self._dialogs = 0
         self._free = asyncio.Event()
@@ -182,10 +184,12 @@ class HisssApp(GameView):
             self._free.set()
 
     async def until_free(self) -> None:
-        """Wait while :meth:`blocked`."""
+        """Wait while :meth:`blocked` (:attr:`bots_waiting` says so meanwhile)."""
         while self.alive() and self.blocked():
+            self.bots_waiting = True
             self._free.clear()
             await self._free.wait()
+        self.bots_waiting = False
 
     # ------------------------------------------------------------------ moves
 
@@ -193,7 +197,7 @@ class HisssApp(GameView):
         """The player to move draws; the last move's messages and claimed snake go."""
         card = self.match.draw()
         self._claim_moment = None
-        self.say("")
+        self.unsay()
         return card
 
     def on_fan_view_picked(self, _: FanView.Picked) -> None:
@@ -233,7 +237,7 @@ class HisssApp(GameView):
         worded as the board shows it, with the "Hisss!" banner and the claimed snake when it
         claimed one; the game is kept (autosaved)."""
         placement = self.match.place(action)
-        self.say("")
+        self.unsay()
         where = describe_placement(self.catalog, placement, self.match.game.state.table)
         self.log_entries.append(("move", (placement.seat, placement.card, where)))
         claimed = placement.claimed
@@ -352,12 +356,12 @@ class HisssApp(GameView):
         else:
             self.delay = min((d for d in DELAYS if d > self.delay), default=self.delay)
         if self.delay == 0:
-            self.say(self.catalog.text("speed.full"))
+            self.say(self.catalog.text("speed.full"), lasting=True)
             return
         number = f"{self.delay:g}"
         if self.catalog.language == "pl":
             number = number.replace(".", ",")
-        self.say(self.catalog.text("speed.delay", delay=number))
+        self.say(self.catalog.text("speed.delay", delay=number), lasting=True)
 
     def open_dialog(self, screen: Screen[Any], done: Callable[[Any], None]) -> None:
         """Open a dialog over the game; the bots wait until it closes, then ``done`` gets its
@@ -384,7 +388,7 @@ class HisssApp(GameView):
         self.save_path = path
         state = self.match.game.state
         turn = state.turns + (0 if self.match.is_over() else 1)
-        self.say(self.catalog.text("save.done", path=path, turn=turn))
+        self.say(self.catalog.text("save.done", path=path, turn=turn), lasting=True)
         if then_leave:
             self.leave()
 
@@ -395,9 +399,8 @@ class HisssApp(GameView):
             seat, snake = self.claims[-1]
             banner = self.part(BannerView)
             banner.show(self.seats.banner(seat, snake.length), self.look.placed_cards(snake))
-        self.say(
-            self.catalog.text("colour_blind.on" if self.look.colour_blind else "colour_blind.off")
-        )
+        key = "colour_blind.on" if self.look.colour_blind else "colour_blind.off"
+        self.say(self.catalog.text(key), lasting=True)
         self.refresh_view()
 
     def action_rules(self) -> None:
@@ -441,7 +444,8 @@ class HisssApp(GameView):
             if not self._autosave_failed:
                 self._autosave_failed = True
                 reason = why_not_saved(self.catalog, exc)
-                self.say(self.catalog.text("autosave.failed", path=str(path), reason=reason))
+                message = self.catalog.text("autosave.failed", path=str(path), reason=reason)
+                self.say(message, lasting=True)
 
     def _handle_exception(self, error: Exception) -> None:
         # An unexpected error: kept for the command line, which logs it and says so in one line.

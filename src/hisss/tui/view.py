@@ -59,6 +59,7 @@ class GameView(App[None]):
         self._options_key: tuple[int, object, bool] | None = None
         self._banner_timer: Timer | None = None
         self._too_small = False
+        self._lasting = False
 
     def compose(self) -> ComposeResult:
         """The game's widgets (see the module docstring)."""
@@ -104,11 +105,18 @@ class GameView(App[None]):
             return screen.query_one(selector, expect)
         return screen.query_one(selector)
 
-    def say(self, text: str) -> None:
-        """Show ``text`` on the status line (plain text, never markup)."""
+    def say(self, text: str, *, lasting: bool = False) -> None:
+        """Show ``text`` on the status line (plain text, never markup). It goes with the next
+        move (:meth:`unsay`) unless it is ``lasting`` (it stays true after a move)."""
+        self._lasting = lasting
         self.part("#status", Static).update(Text(text))
         if isinstance(self.screen, EndScreen):
             self.screen.show_status(text)
+
+    def unsay(self) -> None:
+        """Clear the status line when its message was about the position before a move."""
+        if not self._lasting:
+            self.say("")
 
     # ------------------------------------------------------------------ drawing the screen
 
