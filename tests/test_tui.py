@@ -507,6 +507,12 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         assert "Zapisz grę" in seen[-1]
         await pilot.press("escape", "u")
         seen.append(screen_text(app))
+        await pilot.press("enter")  # the first placement: now q asks before leaving
+        await person_turn(pilot, app)
+        await pilot.press("q")
+        seen.append(screen_text(app))
+        assert "Opuścić grę?" in seen[-1] and "Ruchy" in seen[-1]
+        await pilot.press("escape")
         while await person_turn(pilot, app):
             await person_step(pilot, app)
             if app.phase() == "place":

@@ -214,8 +214,12 @@ async def test_the_banner_shows_the_whole_snake_at_any_width(width: int) -> None
             lines = banner.lines(banner.size.width)
             assert banner.size.height == len(lines) >= 2  # nothing is cut off
             assert all(line.cell_len <= banner.size.width for line in lines)
-            cards = app.look.placed_cards(snake)
-            assert _coloured_cells(lines) == _coloured_cells(cards) == 2 * 6 * 2 + 2 * 3
+            table = app.query_one(TableView)
+            big = table.size.width >= TableView.WIDE  # the banner's cards are the table's size
+            cards = (app.look.scaled(4) if big else app.look).placed_cards(snake)
+            assert _coloured_cells(lines) == _coloured_cells(cards)
+            half = 2 if big else 1  # the cells of one colour: 1, or 2 for big cards
+            assert _coloured_cells(cards) == 6 * 4 * half + 2 * (1 + 2 * half)  # 6 mids, 2 ends
             if colour_blind:
                 shown = screen_text(app).split("Hisss!", 1)[1].split(" 1 ")[0]
                 assert len(re.findall(r"[A-Z][●▲★◆■✚]", shown)) == 14

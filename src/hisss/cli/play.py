@@ -155,7 +155,7 @@ def play(
         if app.failure is not None:
             raise app.failure
     if app.kept is not None:
-        typer.echo(f"The game is kept in {app.kept}: hisss play --resume goes on with it.")
+        typer.echo(get_catalog(language).text("quit.kept_in", path=app.kept))
 
 
 @contextmanager

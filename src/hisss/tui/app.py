@@ -396,9 +396,7 @@ class HisssApp(GameView):
         """Turn the colour letters and symbols on or off (``c``)."""
         self.look.colour_blind = not self.look.colour_blind
         if self.claims:
-            seat, snake = self.claims[-1]
-            banner = self.part(BannerView)
-            banner.show(self.seats.banner(seat, snake.length), self.look.placed_cards(snake))
+            self.draw_banner(*self.claims[-1])
         key = "colour_blind.on" if self.look.colour_blind else "colour_blind.off"
         self.say(self.catalog.text(key), lasting=True)
         self.refresh_view()

@@ -260,12 +260,18 @@ class GameView(App[None]):
 
     def show_banner(self, seat: int, snake: Snake) -> None:
         """The "Hisss!" banner: who took which snake (it hides itself after a few seconds)."""
+        self.draw_banner(seat, snake)
         banner = self.part(BannerView)
-        banner.show(self.seats.banner(seat, snake.length), self.look.placed_cards(snake))
         banner.display = True
         if self._banner_timer is not None:
             self._banner_timer.stop()
         self._banner_timer = self.set_timer(BANNER_SECONDS, self._hide_banner)
+
+    def draw_banner(self, seat: int, snake: Snake) -> None:
+        """Draw the banner's words and the snake, its cards as big as the table's."""
+        table = self.part(TableView)
+        cards = table.look_at(table.size.width).placed_cards(snake)
+        self.part(BannerView).show(self.seats.banner(seat, snake.length), cards)
 
     def _hide_banner(self) -> None:
         if self.alive():
