@@ -16,6 +16,7 @@ from hisss.i18n import explain_result, get_catalog, read_catalog_data
 from hisss.record import load_record, replay
 from hisss.record.deckfile import resolve_deck
 from hisss.tui import HisssApp, Match, parse_players
+from hisss.tui.app import MIN_SIZE
 from hisss.tui.dialogs import SaveScreen
 from hisss.tui.render import CHOSEN_MARK, LEGAL_MARK
 from hisss.tui.screens import EndScreen, RulesScreen, rules_text
@@ -433,6 +434,13 @@ async def _check_layout(app: HisssApp, size: tuple[int, int], tmp_path: Path) ->
 async def test_layout_at_80x24(tmp_path: Path) -> None:
     players = "Aleksandra,bot:medium,Bartłomiej,bot:hard,Ola"
     await _check_layout(make_app(players, seed=13), (80, 24), tmp_path)
+
+
+async def test_layout_at_the_smallest_size(tmp_path: Path) -> None:
+    # Six players in Polish (the longest words), the colour-blind letters and the legend fit.
+    players = "Aleksandra,bot:medium,Bartłomiej,bot:hard,Ola,bot:easy"
+    app = make_app(players, seed=13, language="pl", rules=Rules(six_players=True))
+    await _check_layout(app, MIN_SIZE, tmp_path)
 
 
 async def test_layout_at_200x60(tmp_path: Path) -> None:

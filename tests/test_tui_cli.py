@@ -232,7 +232,12 @@ def test_a_kept_game_is_named_when_the_game_is_left(
 ) -> None:
     kept = tmp_path / "hisss-5.json"
     monkeypatch.setattr("hisss.tui.play", lambda *_, **__: Played(kept=kept))
-    result = _play("--players", "Ala,Ola")
+    result = _play("--players", "Ala,Ola", "--lang", "pl")
+    assert result.exit_code == 0
+    assert (
+        result.stdout == f"Gra jest zachowana w {kept}: hisss play --resume pozwoli ją dokończyć.\n"
+    )
+    result = _play("--players", "Ala,Ola", "--lang", "en")
     assert result.exit_code == 0
     assert result.stdout == f"The game is kept in {kept}: hisss play --resume goes on with it.\n"
 

@@ -46,7 +46,7 @@ DEFAULT_DELAY = 0.8
 #: The pauses that ``+`` and ``-`` step through, in seconds.
 DELAYS = (0.0, 0.2, 0.4, 0.8, 1.5, 3.0)
 #: The smallest terminal (columns, lines) the game is laid out in.
-MIN_SIZE = (60, 20)
+MIN_SIZE = (60, 24)
 
 
 class HisssApp(GameView):
