@@ -16,7 +16,7 @@ from hisss.core.errors import (
     NotationError,
 )
 from hisss.core.rules import PRESETS, DecidedBy, JoinClaim, Rules, Scoring, get_rules
-from hisss.core.scoring import Result, score
+from hisss.core.scoring import Result, places, score
 from hisss.core.snake import Snake, parse_snake
 from hisss.core.state import Placement, State, deal, new_game
 
@@ -58,5 +58,6 @@ __all__ = [
     "parse_card",
     "parse_colour",
     "parse_snake",
+    "places",
     "score",
 ]
