@@ -49,8 +49,8 @@ def test_a_whole_game_against_a_bot_with_clicks(
     page.locator(".play-here").first.click()
     page.wait_for_url(f"**/g/{code}")
     wait_connected(page)
-    motion = "getComputedStyle(document.querySelector('.fan-card')).transitionDuration"
-    assert page.evaluate(motion) != "0s"  # short animations, unless reduced motion is asked for
+    motion = "getComputedStyle(document.querySelector('.deck-active')).animationName"
+    assert page.evaluate(motion) == "glow"  # the deck glows, unless reduced motion is asked for
     # The token left the address bar and lives in this browser's storage for this game only.
     assert "token" not in page.url
     stored = page.evaluate(f"localStorage.getItem('hisss.seat.{code}')")
@@ -172,13 +172,13 @@ def test_a_stale_click_gets_the_fresh_state(server: Server, browser: Browser) ->
     assert wait_my_turn_or_end(first)
     shown = version(first)
     hold["on"] = True
-    second.locator(".fan-active .fan-card").last.click()  # the other tab draws
+    second.locator(".deck-active").click()  # the other tab draws
     wait_changed(second, shown)
     wait_until(lambda: held, what="the news of the draw to reach the first tab", pause=pump(first))
     hold["on"] = False
     assert held  # the first tab did not hear of it ...
     assert version(first) == shown and phase(first) == "draw"
-    first.locator(".fan-active .fan-card").first.click(position={"x": 6, "y": 40})  # ... again
+    first.locator(".deck-active").click()  # ... again
     # The server refuses the stale draw and sends the fresh state: both tabs agree again.
     first.wait_for_function(
         "v => Number(document.querySelector('.game').dataset.version) > v", arg=shown

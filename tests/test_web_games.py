@@ -290,3 +290,24 @@ def test_the_paces_are_ordered_and_scale_with_the_bot_delay() -> None:
     moves = [Settings(database="x", bot_delay=0.7).step_delay(p) * 2 for p in PACES]
     assert moves == sorted(moves) and moves[1] == pytest.approx(0.7)
     assert Settings(database="x", bot_delay=0).step_delay("slow") == 0
+
+
+def test_a_device_asks_for_the_rematch_for_all_its_people_at_once(make_client: Client) -> None:
+    client = make_client(rate_burst=1000)  # one connection takes every step of the game
+    game = create(client, ALA, OLEK, device=True)
+    token = game["seats"][0]["token"]
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, token)
+        while state["phase"] != "over":
+            step: dict[str, Any] = {"type": "draw", "version": state["version"]}
+            if state["phase"] == "place":
+                step = {"type": "play", "version": state["version"], "action": state["legal"][0]}
+            ws.send_json(step)
+            state = state_where(ws, newer(state["version"]))
+        assert state["rematch"]["needed"] == [1, 2]
+        ws.send_json({"type": "rematch"})
+        made = state_where(ws, lambda s: bool(s["rematch"]["code"]))
+        assert made["rematch"]["asked"] == [1, 2]
+    with client.websocket_connect(f"/ws/games/{made['rematch']['code']}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        expect(ws, "welcome", seats=[1, 2])

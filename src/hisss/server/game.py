@@ -298,18 +298,21 @@ class LiveGame:
         that was a person's (bots come along as they are)."""
         return sorted(self.token_hashes)
 
-    def plan_rematch(self, seat: int) -> LogEntry:
-        """The entry of ``seat`` asking for a rematch of the finished game."""
+    def plan_rematch(self, seats: Sequence[int]) -> LogEntry:
+        """The entry of the first of ``seats`` (one, or a device's) that has not asked for a
+        rematch of the finished game asking for it."""
         if self.status is not GameStatus.FINISHED:
             raise ProtocolError(ErrorCode.NO_REMATCH, "a rematch is asked for after the end")
         if self.rematch_code is not None:
             raise ProtocolError(
                 ErrorCode.NO_REMATCH, f"the rematch is made already: game {self.rematch_code}"
             )
-        if seat not in self.rematch_seats:
-            raise ProtocolError(ErrorCode.NOT_A_PERSON, f"seat {seat + 1} is not a person's seat")
-        if seat in self.rematch_votes:
+        if not set(seats) <= set(self.rematch_seats):
+            raise ProtocolError(ErrorCode.NOT_A_PERSON, "only the people at the table ask")
+        waiting = [seat for seat in seats if seat not in self.rematch_votes]
+        if not waiting:
             raise ProtocolError(ErrorCode.NO_REMATCH, "you have asked for the rematch already")
+        seat = waiting[0]
         return LogEntry(self.version + 1, EntryKind.REMATCH, seat=seat, by_seat=seat)
 
     def rematch_agreed(self) -> bool:

@@ -119,8 +119,7 @@ class GameService:
 
     @property
     def bots_playing(self) -> int:
-        """The number of games in which the server is taking steps of its own now (a bot's
-        draw or placement, the starter): ``GET /healthz`` reports it."""
+        """The games in which the server takes steps of its own now (``GET /healthz``)."""
         return len(self._drivers)
 
     # ------------------------------------------------------------------ loading
@@ -391,10 +390,13 @@ class GameService:
 
         return await self._step(game_id, version, plan)
 
-    async def rematch(self, game_id: str, seat: int) -> LiveGame:
-        """Seat ``seat`` asks for a rematch; once every person seat has, it is made (the same
-        seats held with the same tokens, a new deal) and the state names its code."""
-        live = await self._step(game_id, None, lambda live: live.plan_rematch(seat))
+    async def rematch(self, game_id: str, seats: tuple[int, ...]) -> LiveGame:
+        """The holder of ``seats`` (a device's all) asks for a rematch; once every person seat
+        has, it is made (the same seats and tokens, a new deal) and the state names its code."""
+        for _seat in seats:
+            live = await self._step(game_id, None, lambda live: live.plan_rematch(seats))
+            if set(seats) <= live.rematch_votes:
+                break
         async with self._lock(game_id):
             live = await self._load(game_id)
             if not live.rematch_agreed():
@@ -585,11 +587,8 @@ class GameService:
         if live is not None:
             await self.publish(live)
 
-    # ------------------------------------------------------------------ records
-
     async def record(self, key: object, partial: bool = False) -> GameRecord:
-        """The record of a finished game; raises ``not_finished`` before its end unless
-        ``partial``, which gives the record so far (without the seed)."""
+        """A finished game's record (``partial``: so far, without the seed)."""
         live = await self.find(key)
         if live.status is GameStatus.OPEN:
             raise ProtocolError(ErrorCode.NOT_STARTED, "the game is waiting for players to join")

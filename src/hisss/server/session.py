@@ -382,7 +382,7 @@ class Session:
         elif kind == "take_seat":
             self.live = await self.service.take_back(self.game_id, seat)
         elif kind == "rematch":
-            self.live = await self.service.rematch(self.game_id, seat)
+            self.live = await self.service.rematch(self.game_id, self.seats)
         elif kind == "hint":
             action = await self.service.hint(self.game_id, seat)
             self.send({"type": "hint", "seat": seat + 1, "action": str(action)})

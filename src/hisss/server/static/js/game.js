@@ -608,8 +608,10 @@ export class GamePage {
         ghost.classList.add("hinted");
     }
     const cb = document.documentElement.classList.contains("cb");
-    const small = window.innerWidth < 600;
-    fitCards(this.tableEl, { min: (small ? 40 : 64) + (cb ? 16 : 0) });
+    // A wide screen keeps its cards at least twice the size of a phone's; a long game then
+    // makes the table taller than the window, and the seats and the deck stay in sight.
+    const min = window.innerWidth < 600 ? 40 : window.innerWidth < 1000 ? 64 : 112;
+    fitCards(this.tableEl, { min: min + (cb ? 16 : 0) });
   }
 
   renderHand() {

@@ -23,6 +23,16 @@ function field(label, control, help = null) {
   );
 }
 
+/** Why an uploaded record was refused, in the reader's words: which turn, or which line. */
+function uploadProblem(failure) {
+  if (failure.code !== "bad_record") return errorText(failure);
+  const { turn, line } = failure.details;
+  if (Number.isInteger(turn) && turn > 0) return t("upload.badTurn", { turn });
+  if (turn === 0) return t("upload.badSetup");
+  if (Number.isInteger(line)) return t("upload.badLine", { line });
+  return t("upload.notRecord");
+}
+
 let uid = 0;
 const nextId = (prefix) => `${prefix}-${++uid}`;
 
@@ -738,9 +748,7 @@ export class LobbyPage {
             const stored = await api.upload(await chosen.text());
             location.href = stored.link;
           } catch (failure) {
-            error.textContent = t("upload.bad", {
-              reason: failure.code === "bad_record" ? failure.message : errorText(failure),
-            });
+            error.textContent = t("upload.bad", { reason: uploadProblem(failure) });
           }
         },
       },

@@ -1,7 +1,7 @@
 // Motion on the table: the drawn card turns over, the placed card slides from the hand to its
 // place, and a claimed snake flies into its claimer's pit. Nothing moves when the reader asks
-// for reduced motion. Each movement started is named on the page's root (data-last-motion), which
-// is how the tests see it.
+// for reduced motion. Each movement started is named on the page's root (data-last-motion, and
+// every kind seen so far in data-motions), which is how the tests see it.
 
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -10,7 +10,11 @@ function moving() {
 }
 
 function mark(kind) {
-  document.documentElement.dataset.lastMotion = kind;
+  const root = document.documentElement;
+  root.dataset.lastMotion = kind;
+  const seen = new Set((root.dataset.motions || "").split(" ").filter(Boolean));
+  seen.add(kind);
+  root.dataset.motions = [...seen].join(" ");
 }
 
 /** The drawn card turns over. */

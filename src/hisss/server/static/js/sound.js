@@ -1,7 +1,7 @@
 // The game's sounds, made in the browser with Web Audio (no sound files, nothing fetched): a
 // card drawn, a card placed, "Hisss!" for a snake taken, a chime for "your turn" and a fanfare at
 // the end. The sound switch is remembered. Each sound played is counted on the page's root
-// (data-sounds, data-last-sound), which is how the tests hear it.
+// (data-sounds, data-last-sound, data-sounds-heard), which is how the tests hear it.
 
 import { prefs } from "./prefs.js";
 
@@ -74,6 +74,9 @@ export function play(name) {
   const root = document.documentElement;
   root.dataset.sounds = String(Number(root.dataset.sounds || 0) + 1);
   root.dataset.lastSound = name;
+  const heard = new Set((root.dataset.soundsHeard || "").split(" ").filter(Boolean));
+  heard.add(name);
+  root.dataset.soundsHeard = [...heard].join(" ");
   const ctx = audio();
   if (!ctx) return;
   try {

@@ -7,9 +7,6 @@ import { h, replace } from "./dom.js";
 import { joinNames, t } from "./i18n.js";
 import { describeResult, displayName } from "./people.js";
 
-/** How many moves the log shows, the newest first. */
-const LOG_LENGTH = 40;
-
 /** One step of the log in words, naming who made it. */
 export function logLine(entry, names) {
   const who = entry.seat ? names[entry.seat - 1] : "";
@@ -32,7 +29,7 @@ export function logLine(entry, names) {
 /** The log of moves and claims, the newest first; a claim stands out with the snake taken. */
 export function renderLog(log, names) {
   const items = log
-    .slice(-LOG_LENGTH)
+    .slice()
     .reverse()
     .map((entry) =>
       h(
@@ -60,7 +57,7 @@ export function renderLog(log, names) {
       ),
     );
   return items.length
-    ? h("ol", { class: "log-list" }, items)
+    ? h("ol", { class: "log-list", tabindex: 0, "aria-label": t("log.title") }, items)
     : h("p", { class: "log-empty" }, t("log.empty"));
 }
 

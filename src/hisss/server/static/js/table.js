@@ -213,16 +213,13 @@ export function renderDeck(count, { active = false, onDraw = null, touch = false
       pile,
     );
   }
+  // The words seen come first in the name heard, then the number of cards left.
   return h(
     "button",
-    {
-      type: "button",
-      class: "deck deck-active",
-      "aria-label": `${t(touch ? "deck.tap" : "deck.draw")} (${tn("fan.label", count)})`,
-      onclick: () => onDraw(),
-    },
+    { type: "button", class: "deck deck-active", onclick: () => onDraw() },
     pile,
-    h("span", { class: "deck-word", "aria-hidden": "true" }, t(touch ? "deck.tap" : "deck.draw")),
+    h("span", { class: "deck-word" }, t(touch ? "deck.tap" : "deck.draw")),
+    h("span", { class: "visually-hidden" }, ` (${tn("fan.label", count)})`),
   );
 }
 
