@@ -92,6 +92,19 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     click_turn(page)
     page.wait_for_selector(".ghost")
     assert_accessible(page, "the game page, placing (desktop)")
+    # For beginners: the places that complete a snake are marked, and the expert gives a hint.
+    page.get_by_role("button", name="Beginner marks").click()
+    expect(page.get_by_role("button", name="Beginner marks")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    state = server.get(f"/api/games/{code}/state")
+    marked = page.locator(".ghost-claims").evaluate_all("gs => gs.map(g => g.dataset.action)")
+    assert set(marked) == set(state["claims"])
+    page.get_by_role("button", name="Hint").click()
+    hinted = page.locator(".ghost.hinted").first
+    expect(hinted).to_be_focused()
+    assert hinted.get_attribute("data-action") in state["legal"]
+    expect(page.locator("#announcer")).to_contain_text("Hint: the expert would play")
     play_until(page, lambda p: version(p) > 40)
     if wait_my_turn_or_end(page) and phase(page) == "draw":
         click_turn(page)
