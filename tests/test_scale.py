@@ -32,7 +32,7 @@ from support.waiting import wait_until_async
 from support.web import settled
 
 #: The presence figures of a state's seats: they may differ between copies of one version.
-PRESENCE = ("connected", "away_seconds")
+PRESENCE = ("connected", "away_seconds", "arrived")
 #: uvicorn's log line for a websocket connection it accepted; the client's port first.
 ACCEPTED = re.compile(r'127\.0\.0\.1:(\d+) - "WebSocket /ws/games/\w+" \[accepted\]')
 

@@ -466,7 +466,8 @@ class LiveGame:
             "turn": state.turns,
             "seats": self.seat_views(presence),
             "last_event": self.last_event,
-            "log": self.history,
+            # A copy: the message may be sent after the game has moved on.
+            "log": list(self.history),
             "pace": self.pace,
             "public": self.public,
             "rematch": self.rematch_view(),

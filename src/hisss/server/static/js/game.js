@@ -342,7 +342,7 @@ export class GamePage {
       if (before) sound("end");
       this.showEnd();
     }
-    this.followRematch(message);
+    this.followRematch(before, message);
   }
 
   /** Motion and sound for a new step. */
@@ -368,11 +368,13 @@ export class GamePage {
     return figure.querySelector(".card");
   }
 
-  /** Once the rematch is made, the players go to it with their seats. */
-  followRematch(st) {
+  /** When the rematch is made, the players on the page go to it with their seats (a page opened
+   * later, on a game whose rematch was made long ago, offers a link instead). */
+  followRematch(before, st) {
     const code = st.rematch && st.rematch.code;
     const held = seatFor(this.code);
-    if (!code || !held || this.leaving || !this.mineSeats.length) return;
+    const news = before && before.rematch && !before.rematch.code;
+    if (!code || !news || !held || this.leaving || !this.mineSeats.length) return;
     this.leaving = true;
     rememberSeat(code, held);
     location.href = `/g/${code}`;
