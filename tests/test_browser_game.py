@@ -1,9 +1,11 @@
 """The game in real Chromium: a whole game against a bot with clicks, two people online (one of
-them reloading), a stale click, and a seat handed to a bot while its player is away."""
+them reloading) and their rematch, a stale click, and a seat handed to a bot while its player is
+away."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +140,18 @@ def test_two_people_play_online_and_one_reloads(
     assert ala.locator(".end-screen h2").inner_text() == olek.locator(".end-screen h2").inner_text()
     assert version(ala) == version(olek)
     shot(olek, screenshot_dir, "end-phone")
+    # The rematch is offered to both, and starts once both have asked for it.
+    ala.locator(".end-screen").get_by_role("button", name="Rematch").click()
+    expect(ala.locator(".end-screen .rematch-wait")).to_contain_text("Waiting for Olek")
+    assert "/g/" + game["code"] in ala.url, "Ala waits for Olek"
+    expect(olek.locator(".end-screen .rematch-button")).to_be_visible()
+    olek.locator(".end-screen").get_by_role("button", name="Rematch").click()
+    for page in (ala, olek):
+        page.wait_for_url(re.compile(r"/g/(?!" + game["code"] + r")[A-Z0-9]+$"))
+        wait_connected(page)
+    assert ala.url == olek.url
+    expect(ala.locator(".seat.mine .seat-name")).to_have_text("Ala")
+    expect(olek.locator(".seat.mine .seat-name")).to_have_text("Olek")
     watch.check(server)
     ala.context.close()
     olek.context.close()
