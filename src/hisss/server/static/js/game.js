@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { actionText, cardName, parseAction, pitSnakeText } from "./cards.js";
 import { copyText, h, replace } from "./dom.js";
-import { errorText, t, tn } from "./i18n.js";
+import { currentLanguage, errorText, t, tn } from "./i18n.js";
 import { flyTo, liftSnakes, placeOf, slideFrom, turnOver } from "./motion.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
 import { prefs, rememberSeat, seatFor } from "./prefs.js";
@@ -756,6 +756,17 @@ export class GamePage {
   showEnd() {
     const st = this.state;
     if (!st || !st.result) return;
+    // Rebuild only when what the dialog shows has changed: a presence update arriving while a
+    // player clicks a link must not swap the link under the pointer.
+    const key = JSON.stringify([
+      currentLanguage(),
+      st.seats.map(displayName),
+      st.result,
+      st.rematch ?? null,
+      this.mineSeats,
+    ]);
+    if (this.endEl.open && key === this.endKey) return;
+    this.endKey = key;
     renderEnd(this.endEl, {
       st,
       code: this.code,
