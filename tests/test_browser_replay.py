@@ -13,7 +13,7 @@ from hisss.bots import make_bot
 from hisss.core import Rules
 from hisss.record import resolve_deck
 from hisss.sim.play import play_game
-from support.browser import DESKTOP, Server, Watch, new_context, open_page, shot
+from support.browser import DESKTOP, PHONE, Server, Watch, new_context, open_page, shot
 
 pytest_plugins = ["support.browser"]
 
@@ -39,6 +39,7 @@ def test_a_finished_game_is_stepped_through_and_downloaded(
     page.wait_for_url(f"**/g/{game['code']}?view=replay")
     page.wait_for_selector(".replay[data-step='0']")
     assert counter(page) == f"Step 0 of {steps}"
+    expect(page.locator(".keys-hint")).to_contain_text("Home and End")
     assert page.locator(".table-area .snake[data-snake]").count() == 1  # the starter alone
     page.keyboard.press("ArrowRight")
     page.wait_for_selector(".replay[data-step='1']")
@@ -117,4 +118,22 @@ def test_an_uploaded_record_is_replayed(
     download.value.save_as(again)
     assert json.loads(again.read_text())["cards"] == json.loads(path.read_text())["cards"]
     watch.check(server, expected=("status of 422",))  # the refused upload
+    context.close()
+
+
+def test_a_replay_on_a_touch_phone_speaks_of_buttons_not_keys(
+    server: Server, browser: Browser, screenshot_dir: Path
+) -> None:
+    game = server.create({"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"})
+    server.finish(game)
+    watch = Watch()
+    context = new_context(browser, watch, PHONE, touch=True)
+    page = open_page(context, watch, server.url + f"/g/{game['code']}?view=replay")
+    page.wait_for_selector(".replay[data-step='0']")
+    assert page.locator(".keys-hint").count() == 0
+    assert "Home and End" not in page.inner_text("main")
+    page.get_by_role("button", name="Next").tap()
+    page.wait_for_selector(".replay[data-step='1']")
+    shot(page, screenshot_dir, "replay-phone")
+    watch.check(server)
     context.close()

@@ -61,6 +61,11 @@ export async function copyText(text) {
   }
 }
 
+/** Whether the reader plays with a finger (touch wording, no keyboard hints). */
+export function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
 /**
  * Arrow keys move the focus among `selector` items inside `container` (Home/End to the ends).
  * With `roving`, only the focused item is in the Tab order, so the group is one Tab stop.

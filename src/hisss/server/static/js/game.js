@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { actionText, cardName, parseAction, pitSnakeText } from "./cards.js";
-import { copyText, h, replace } from "./dom.js";
+import { copyText, h, replace, touchScreen } from "./dom.js";
 import { currentLanguage, errorText, t, tn } from "./i18n.js";
 import { flyTo, liftSnakes, placeOf, slideFrom, turnOver } from "./motion.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
@@ -25,11 +25,6 @@ import { GameSocket } from "./ws.js";
 
 const PENDING_MS = 5000;
 const HISSS_MS = 1800;
-
-/** Whether the reader plays with a finger (touch wording, no keyboard hints). */
-export function touchScreen() {
-  return window.matchMedia("(pointer: coarse)").matches;
-}
 
 function hashParams() {
   return new URLSearchParams(location.hash.slice(1));
@@ -609,11 +604,7 @@ export class GamePage {
       for (const ghost of this.tableEl.querySelectorAll(`.ghost[data-action="${this.hinted}"]`))
         ghost.classList.add("hinted");
     }
-    const cb = document.documentElement.classList.contains("cb");
-    // A wide screen keeps its cards at least twice the size of a phone's; a long game then
-    // makes the table taller than the window, and the seats and the deck stay in sight.
-    const min = window.innerWidth < 600 ? 40 : window.innerWidth < 1000 ? 64 : 112;
-    fitCards(this.tableEl, { min: min + (cb ? 16 : 0) });
+    fitCards(this.tableEl);
   }
 
   renderHand() {

@@ -3,10 +3,10 @@
 
 import { api } from "./api.js";
 import { actionText, cardName, pitSnakeText } from "./cards.js";
-import { h, replace, s } from "./dom.js";
+import { h, replace, s, touchScreen } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
-import { placedSpot, renderDrawn, renderSnakes, renderTablePanel } from "./table.js";
+import { fitCards, placedSpot, renderDrawn, renderSnakes, renderTablePanel } from "./table.js";
 import { renderTextView } from "./textview.js";
 
 /** A small step icon (16x16 path). */
@@ -62,6 +62,7 @@ export class ReplayPage {
     const wanted = Number(new URLSearchParams(location.search).get("step"));
     this.build();
     document.addEventListener("keydown", this.onKey);
+    window.addEventListener("resize", () => fitCards(this.tableEl));
     await this.go(
       Number.isInteger(wanted) && wanted >= 0 ? Math.min(wanted, this.steps) : 0,
       false,
@@ -159,7 +160,7 @@ export class ReplayPage {
         button("next", t("replay.next"), "M4 3v10l7-5z", () => this.go(this.step + 1)),
         button("last", t("replay.last"), "M3 3v10l6-5zM10 3h2v10h-2z", () => this.go(this.steps)),
       ),
-      h("p", { class: "hint keys-hint" }, t("replay.keys")),
+      touchScreen() ? null : h("p", { class: "hint keys-hint" }, t("replay.keys")),
       this.eventEl,
       h("div", { class: "game-grid" }, this.seatsEl, this.tableEl, this.handEl),
       this.textEl,
@@ -246,6 +247,7 @@ export class ReplayPage {
       this.tableEl,
       ...renderTablePanel(view.cards_left, renderSnakes({ table: view.table, spot })),
     );
+    fitCards(this.tableEl);
     const hand = [h("h2", { id: "hand-title", class: "panel-title" }, t("replay.lastCard"))];
     const event = view.last_event;
     if (event && event.card) hand.push(renderDrawn(event.card));

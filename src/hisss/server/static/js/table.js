@@ -224,12 +224,23 @@ export function renderDeck(count, { active = false, onDraw = null, touch = false
 }
 
 /**
+ * The smallest a table card may get: a wide screen keeps its cards at least twice the size of a
+ * phone's (a long game then makes the table taller than the window, and the seats and the deck
+ * stay in sight); colour-blind cards are larger, for their symbols and letters.
+ */
+function smallestCard() {
+  const width = window.innerWidth;
+  const min = width < 600 ? 40 : width < 1000 ? 64 : 112;
+  return min + (document.documentElement.classList.contains("cb") ? 16 : 0);
+}
+
+/**
  * Size the cards of a table to the room it has: the largest size (up to `max`) at which every
  * snake, wrapped onto as many lines as it needs, fits the width of the table and the window's
  * height below the table's top; never below `min` (the table then grows and scrolls with the
- * page).
+ * page). The game page and the replay page size their tables the same way.
  */
-export function fitCards(area, { min = 44, max = 170 } = {}) {
+export function fitCards(area, { min = smallestCard(), max = 170 } = {}) {
   const list = area.querySelector(".snakes");
   if (!list) return;
   const width = list.clientWidth - 40; // the snake's number
