@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hisss.bots import Bot
-from hisss.core import RAINBOW, Action, Deck, Rules, State, deal, get_rules
+from hisss.core import RAINBOW, Action, Deck, Rules, SeatView, State, deal, get_rules
 from hisss.sim.play import game_seed, play_game
 
 
@@ -42,11 +42,20 @@ class _Timed(Bot):
         choices = len(state.legal_actions())
         start = time.perf_counter()
         action = self.inner.choose(state, rng)
-        spent = time.perf_counter() - start
+        self._count(time.perf_counter() - start, choices)
+        return action
+
+    def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
+        choices = len(view.legal_actions())
+        start = time.perf_counter()
+        action = self.inner.choose_from_hand(view, rng)
+        self._count(time.perf_counter() - start, choices)
+        return action
+
+    def _count(self, spent: float, choices: int) -> None:
         self.times.append(spent)
         if choices > 1:
             self.choice_times.append(spent)
-        return action
 
 
 def percentile(values: Sequence[float], q: float) -> float:
