@@ -121,7 +121,7 @@ class Bot(ABC):
                 f"bot {self.name!r} does not play the hand variant "
                 f"(bots that do: {', '.join(HAND_POLICIES)})"
             )
-        return policy(view, rng)
+        return policy(view, rng, self.budget.seconds)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

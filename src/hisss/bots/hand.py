@@ -49,14 +49,17 @@ def _pick(options: list[Action], rng: random.Random) -> Action:
     return options[0] if len(options) == 1 else options[rng.randrange(len(options))]
 
 
-def random_play(view: SeatView, rng: random.Random) -> Action:
+def random_play(view: SeatView, rng: random.Random, seconds: float | None = None) -> Action:
     """A uniformly random legal play."""
     return _pick(view.legal_actions(), rng)
 
 
-def greedy_play(view: SeatView, rng: random.Random, miss: float = 0.0) -> Action:
+def greedy_play(
+    view: SeatView, rng: random.Random, seconds: float | None = None, miss: float = 0.0
+) -> Action:
     """A play taking the most cards, at random among the best (see the module docstring); with
-    probability ``miss`` on a turn with a choice, a uniformly random play instead."""
+    probability ``miss`` on a turn with a choice, a uniformly random play instead. The bots of
+    this module never search, so they take no time limit (``seconds``)."""
     legal = view.legal_actions()
     if len(legal) == 1:
         return legal[0]
@@ -74,9 +77,9 @@ def greedy_play(view: SeatView, rng: random.Random, miss: float = 0.0) -> Action
     return _pick(top if best else legal, rng)
 
 
-def casual_play(view: SeatView, rng: random.Random) -> Action:
+def casual_play(view: SeatView, rng: random.Random, seconds: float | None = None) -> Action:
     """``greedy`` that misses one turn in three with a choice."""
-    return greedy_play(view, rng, CASUAL_MISS)
+    return greedy_play(view, rng, miss=CASUAL_MISS)
 
 
 def expected_best(values: list[int], weights: list[tuple[int, int]], size: int) -> float:
@@ -136,7 +139,7 @@ def careful_values(view: SeatView) -> list[tuple[Action, float]]:
     return out
 
 
-def careful_play(view: SeatView, rng: random.Random) -> Action:
+def careful_play(view: SeatView, rng: random.Random, seconds: float | None = None) -> Action:
     """The play of greatest value (see the module docstring), ties at random."""
     legal = view.legal_actions()
     if len(legal) == 1:
@@ -146,9 +149,10 @@ def careful_play(view: SeatView, rng: random.Random) -> Action:
     return _pick([a for a, v in values if v >= best - 1e-9], rng)
 
 
-#: The bots that play the hand variant, by registry name: each maps a seat's view and a random
-#: generator to a legal play (``expert``: :mod:`hisss.bots.hand_expert`).
-HAND_POLICIES: dict[str, Callable[[SeatView, random.Random], Action]] = {
+#: The bots that play the hand variant, by registry name: each maps a seat's view, a random
+#: generator and a time limit in seconds (or ``None``) to a legal play (``expert``:
+#: :mod:`hisss.bots.hand_expert`).
+HAND_POLICIES: dict[str, Callable[[SeatView, random.Random, float | None], Action]] = {
     "random": random_play,
     "casual": casual_play,
     "greedy": greedy_play,

@@ -12,11 +12,15 @@ score over the worlds, at random among equal ones. Two rounds see what the greed
 card misses: the snake left for the next seat to complete, the completer worth keeping in the
 hand while a snake grows, and the race for a snake two seats can complete.
 
-Budget and move time: at most :data:`WORLDS` worlds, and no new world once :data:`SECONDS` have
-passed since the move began (at least :data:`MIN_WORLDS` are searched). A forced play is answered
-at once, without randomness. The worlds come from the ``rng`` the bot is given, so a seeded game is
-reproducible whenever the time limit is not reached (a tournament's node budget:
-``SECONDS`` is a safety net for slow machines).
+Budget and move time: :data:`WORLDS` worlds a move, fewer on a big table, so that the plays
+played out in all (candidate plays times plies, over the worlds) stay within :data:`PLAYS`. With a time limit (the bot's
+:class:`~hisss.bots.base.Budget` ``seconds``: the ``expert`` level gives 0.3 s, a safety net for
+slow machines) no new world starts once the limit has passed, and at least :data:`MIN_WORLDS` are
+searched. A forced play is answered at once, without randomness. The worlds come from the ``rng``
+the bot is given, so a seeded game is reproducible (without a time limit on any machine, as
+tournaments play it). Measured with ``hisss movetimes expert --set hand_size=3 -o careful``: a
+median of about 12 ms and a worst of about 60 ms a move for two players (see
+``docs/strategy.md``).
 
 The bot never sees a hidden card: two positions that differ only in where the unseen cards lie
 give the same view, so the same choice.
@@ -32,10 +36,10 @@ from hisss.core import Action, HandState, SeatView
 
 #: The most worlds searched per move.
 WORLDS = 24
-#: The fewest worlds searched per move, whatever the time.
+#: The most plays played out in a move, over all worlds and candidate plays.
+PLAYS = 1200
+#: The fewest worlds searched per move, whatever the time limit.
 MIN_WORLDS = 4
-#: No new world is started once this many seconds have passed in a move.
-SECONDS = 0.04
 #: Rounds of quick play after each candidate play (one round: every seat plays once).
 ROUNDS = 2
 
@@ -81,24 +85,30 @@ def play_out(world: HandState, action: Action, plies: int, rng: random.Random, s
     return gained[seat] - (sum(gained) - gained[seat]) / (players - 1)
 
 
-def expert_play(view: SeatView, rng: random.Random) -> Action:
-    """The play of best total score over the sampled worlds (see the module docstring)."""
+def expert_play(view: SeatView, rng: random.Random, seconds: float | None = None) -> Action:
+    """The play of best total score over the sampled worlds (see the module docstring); with
+    ``seconds``, no new world once that many seconds have passed (after :data:`MIN_WORLDS`)."""
     legal = view.legal_actions()
     if len(legal) == 1:
         return legal[0]
     start = time.perf_counter()
     plies = ROUNDS * view.players - 1
     totals = [0.0] * len(legal)
-    for number in range(WORLDS):
+    worlds = max(MIN_WORLDS, min(WORLDS, PLAYS // (len(legal) * (plies + 1))))
+    for number in range(worlds):
         world = view.sample(rng)
         seed = rng.getrandbits(64)
         for i, action in enumerate(legal):
             totals[i] += play_out(world, action, plies, random.Random(seed), view.seat)
-        if number + 1 >= MIN_WORLDS and time.perf_counter() - start > SECONDS:
+        if (
+            seconds is not None
+            and number + 1 >= MIN_WORLDS
+            and time.perf_counter() - start > seconds
+        ):
             break
     best = max(totals)
     top = [a for a, t in zip(legal, totals, strict=True) if t >= best - 1e-9]
     return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
 
 
-__all__ = ["MIN_WORLDS", "ROUNDS", "SECONDS", "WORLDS", "expert_play", "play_out"]
+__all__ = ["MIN_WORLDS", "PLAYS", "ROUNDS", "WORLDS", "expert_play", "play_out"]
