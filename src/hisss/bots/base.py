@@ -23,7 +23,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-from hisss.core import Action, ConfigError, IllegalActionError, SeatView, State
+from hisss.core import Action, ConfigError, HandState, IllegalActionError, SeatView, State
 
 
 def legal_choices(state: State) -> list[Action]:
@@ -106,6 +106,14 @@ class Bot(ABC):
         ``state`` must be a decision point (a card is drawn and waits to be placed) and must be left
         unchanged. ``rng`` is the only source of randomness the bot may use.
         """
+
+    def move(self, state: State, rng: random.Random) -> Action:
+        """The bot's choice for the seat to move in ``state``: :meth:`choose` in the classic
+        game; in the hand variant :meth:`choose_from_hand` with that seat's view, so the bot sees
+        only what the seat may know."""
+        if isinstance(state, HandState):
+            return self.choose_from_hand(state.view(state.to_move), rng)
+        return self.choose(state, rng)
 
     def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
         """The hand variant: return one of ``view.legal_actions()``, knowing only ``view``.

@@ -13,14 +13,13 @@ card misses: the snake left for the next seat to complete, the completer worth k
 hand while a snake grows, and the race for a snake two seats can complete.
 
 Budget and move time: :data:`WORLDS` worlds a move, fewer on a big table, so that the plays
-played out in all (candidate plays times plies, over the worlds) stay within :data:`PLAYS`. With a time limit (the bot's
-:class:`~hisss.bots.base.Budget` ``seconds``: the ``expert`` level gives 0.3 s, a safety net for
-slow machines) no new world starts once the limit has passed, and at least :data:`MIN_WORLDS` are
-searched. A forced play is answered at once, without randomness. The worlds come from the ``rng``
-the bot is given, so a seeded game is reproducible (without a time limit on any machine, as
-tournaments play it). Measured with ``hisss movetimes expert --set hand_size=3 -o careful``: a
-median of about 12 ms and a worst of about 60 ms a move for two players (see
-``docs/strategy.md``).
+played out in all (candidate plays times plies, over the worlds) stay within :data:`PLAYS`.
+With a time limit (the bot's :class:`~hisss.bots.base.Budget` ``seconds``: the ``expert`` level
+gives 0.3 s, a safety net for slow machines) no new world starts once the limit has passed, and
+at least :data:`MIN_WORLDS` are searched. A forced play is answered at once, without randomness.
+The worlds come from the ``rng`` the bot is given, so a seeded game is reproducible (without a
+time limit on any machine, as tournaments play it). The move times measured are in
+``docs/strategy.md``.
 
 The bot never sees a hidden card: two positions that differ only in where the unseen cards lie
 give the same view, so the same choice.

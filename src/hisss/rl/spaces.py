@@ -80,7 +80,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from hisss.core import Action, ActionKind, Card, ConfigError, Deck, End, State, get_deck
+from hisss.core import Action, ActionKind, Card, ConfigError, Deck, End, Snake, State, get_deck
 from hisss.core.cards import ALL_CARDS, CARD_KINDS, MID, WHEEL, WILD
 
 _END_BIT = {End.L: 0, End.R: 1}
@@ -249,18 +249,7 @@ class ObservationLayout:
         parts = self.parts
         if state.drawn is not None:
             out[parts["drawn"].start + state.drawn.code] = 1.0
-        base = parts["table"].start
-        for snake in state.table:
-            left, right = snake.path[0], snake.path[-1]
-            out[base] = 1.0
-            if left is not None:
-                out[base + 1 + _END_SLOT[left]] = 1.0
-            if right is not None:
-                out[base + 8 + _END_SLOT[right]] = 1.0
-            out[base + 15] = float(snake.has_head)
-            out[base + 16] = float(snake.has_tail)
-            out[base + 17] = float(snake.length)
-            base += SNAKE_FEATURES
+        encode_table(out, parts["table"].start, state.table)
         base = parts["seats"].start
         mover = state.current_player
         for k in range(self.players):
@@ -276,6 +265,22 @@ class ObservationLayout:
             out[base + card.code] = float(n)
         out[parts["left"].start] = float(state.remaining)
         return out
+
+
+def encode_table(out: npt.NDArray[np.float32], base: int, table: tuple[Snake, ...]) -> None:
+    """Write the ``table`` part of an observation into ``out`` from index ``base``: 18 numbers
+    per snake (see the module docstring)."""
+    for snake in table:
+        left, right = snake.path[0], snake.path[-1]
+        out[base] = 1.0
+        if left is not None:
+            out[base + 1 + _END_SLOT[left]] = 1.0
+        if right is not None:
+            out[base + 8 + _END_SLOT[right]] = 1.0
+        out[base + 15] = float(snake.has_head)
+        out[base + 16] = float(snake.has_tail)
+        out[base + 17] = float(snake.length)
+        base += SNAKE_FEATURES
 
 
 def terminal_rewards(winners: tuple[int, ...], players: int) -> tuple[float, ...]:

@@ -31,7 +31,6 @@ from hisss.core import (
     ActionKind,
     Card,
     Deck,
-    HandState,
     IllegalActionError,
     Result,
     Rules,
@@ -118,7 +117,6 @@ def play_game(
     state = game.state
     choices: list[int] = []
     kinds = {_NEW: 0, _EXTEND: 0, _CAP: 0, _JOIN: 0}
-    hands = isinstance(state, HandState)
     for _ in range(2 * len(order)):
         if state.is_terminal():
             break  # a "first to N cards" scoring can end the game before the deck runs out
@@ -129,10 +127,7 @@ def play_game(
             continue  # the starter, the deal and the draws into a hand are nobody's choice
         seat = state.to_move
         legal = state.legal_actions()
-        if hands:
-            action: Action = bots[seat].choose_from_hand(game.view(seat), rng)
-        else:
-            action = bots[seat].choose(state, rng)
+        action: Action = bots[seat].move(state, rng)
         if action not in legal:
             raise IllegalActionError(
                 action,
