@@ -11,10 +11,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from hisss.bots import make_bot, make_bots
 from hisss.bots.hand import careful_play, careful_values, expected_best, greedy_play
 from hisss.bots.hand_expert import expert_play
+from hisss.cli.app import app
 from hisss.core import (
     RAINBOW,
     ConfigError,
@@ -31,6 +33,8 @@ from hisss.core import (
 )
 from hisss.core.errors import NotationError
 from hisss.record import Game, GameRecord, ReplayError, Seat, replay, replay_game
+from hisss.server.errors import ProtocolError
+from hisss.server.setup import build_spec
 from hisss.sim.play import play_game
 
 K2 = Rules(hand_size=2)
@@ -472,3 +476,60 @@ def test_the_expert_never_peeks_at_hidden_cards() -> None:
     assert bot.choose_from_hand(twin.view(0), random.Random(1)) == bot.choose_from_hand(
         view, random.Random(1)
     )
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_simulate_tournament_and_replay_take_the_hand_variant(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(
+        app,
+        [
+            "simulate",
+            "-n",
+            "4",
+            "--set",
+            "hand_size=3",
+            "--bots",
+            "greedy,careful",
+            "--json",
+            "--record-dir",
+            str(tmp_path),
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert report["rules"]["hand_size"] == 3 and report["turns"]["mean"] == 49
+    assert report["legal_actions_per_turn"]["mean"] > 2
+    files = sorted(tmp_path.glob("*.json"))
+    assert files
+    shown = runner.invoke(app, ["replay", str(files[0])])
+    assert shown.exit_code == 0, shown.output
+    assert "turn 1: seat 1 plays " in shown.output and "hands  seat 1:" in shown.output
+    out = runner.invoke(
+        app,
+        [
+            "tournament",
+            "-b",
+            "expert,careful",
+            "-n",
+            "2",
+            "--mirror",
+            "--set",
+            "hand_size=2",
+            "--json",
+        ],
+    )
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["games"] == 2
+    fast = runner.invoke(app, ["simulate", "-n", "2", "--set", "hand_size=3", "--fast"])
+    assert fast.exit_code == 2 and "the fast path plays the classic game only" in fast.output
+    play = runner.invoke(app, ["play", "--set", "hand_size=3"])
+    assert play.exit_code == 2 and "the terminal game does not deal hands" in play.output
+
+
+def test_the_web_game_refuses_hands_with_a_clear_error() -> None:
+    seats = [Seat.person("A"), Seat.person("B")]
+    with pytest.raises(ProtocolError, match="the web game does not deal hands"):
+        build_spec("classic", {"hand_size": 3}, "rainbow", seats)
