@@ -38,6 +38,7 @@ from math import comb
 
 from hisss.bots.careful import claim_value
 from hisss.bots.features import claim_of, claim_profile
+from hisss.bots.greedy import greedy_action
 from hisss.bots.hand_expert import expert_play
 from hisss.core import Action, JoinClaim, Scoring, SeatView
 
@@ -65,16 +66,7 @@ def greedy_play(
         return legal[0]
     if miss and rng.random() < miss:
         return _pick(legal, rng)
-    state = view.known()
-    best = 0
-    top: list[Action] = []
-    for action in legal:
-        n = claim_of(state, action)
-        if n > best:
-            best, top = n, [action]
-        elif n == best and n:
-            top.append(action)
-    return _pick(top if best else legal, rng)
+    return greedy_action(view.known(), legal, rng)
 
 
 def casual_play(view: SeatView, rng: random.Random, seconds: float | None = None) -> Action:

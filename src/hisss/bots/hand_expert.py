@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import time
 
-from hisss.bots.features import claim_of
+from hisss.bots.greedy import greedy_action
 from hisss.core import Action, HandState, SeatView
 
 #: The most worlds searched per move.
@@ -41,23 +41,6 @@ PLAYS = 1200
 MIN_WORLDS = 4
 #: Rounds of quick play after each candidate play (one round: every seat plays once).
 ROUNDS = 2
-
-
-def _greedy(state: HandState, rng: random.Random) -> Action:
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    best = 0
-    top: list[Action] = []
-    for action in legal:
-        n = claim_of(state, action)
-        if n > best:
-            best, top = n, [action]
-        elif n == best and n:
-            top.append(action)
-    if not best:
-        top = legal
-    return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
 
 
 def play_out(world: HandState, action: Action, plies: int, rng: random.Random, seat: int) -> float:
@@ -74,7 +57,7 @@ def play_out(world: HandState, action: Action, plies: int, rng: random.Random, s
         if world.is_chance_node():
             world.sample_draw(rng)
         else:
-            placed = world.push(_greedy(world, rng))
+            placed = world.push(greedy_action(world, world.legal_actions(), rng))
             plies -= 1
             if placed.claimed is not None:
                 gained[placed.seat] += len(placed.claimed.cards)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from hisss.core.actions import Action, with_card
 from hisss.core.cards import Card, card_from_code
 from hisss.core.decks import Deck
-from hisss.core.errors import IllegalActionError, IllegalDrawError
+from hisss.core.errors import IllegalDrawError
 from hisss.core.rules import Rules
 from hisss.core.snake import Snake
 from hisss.core.state import Placement, State
@@ -198,37 +198,22 @@ class HandState(State):
             self.drawn = None
         return out
 
-    def check_action(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
-        if not isinstance(action, Action):
-            reason = (
-                f"expected an Action, not {type(action).__name__} (read text with parse_action)"
-            )
-            raise IllegalActionError(action, self.describe(), reason)
-        if self.current_player is None:
-            reason = "the game is over" if self.is_terminal() else "a card is to be drawn first"
-            raise IllegalActionError(action, self.describe(), reason)
-        if action in self.legal_actions():
-            return
+    _nothing_to_place = "a card is to be drawn first"
+
+    def _why_illegal(self, action: Action) -> str:
         card = action.card
         hand = self.hands[self.to_move]
+        held = " ".join(str(c) for c in hand)
         if card is None:
-            reason = (
-                "say which card of the hand is played, as in "
-                f"{hand[0]}@{action} (the hand holds {' '.join(str(c) for c in hand)})"
-            )
-        elif card not in hand:
-            reason = (
-                f"seat {self.to_move + 1} holds no {card} "
-                f"(the hand holds {' '.join(str(c) for c in hand)})"
-            )
-        else:
-            self.drawn = card
-            try:
-                reason = self._why_illegal(action)
-            finally:
-                self.drawn = None
-        raise IllegalActionError(action, self.describe(), reason)
+            example = f"{hand[0]}@{action}"
+            return f"say which card of the hand is played, as in {example} (the hand holds {held})"
+        if card not in hand:
+            return f"seat {self.to_move + 1} holds no {card} (the hand holds {held})"
+        self.drawn = card
+        try:
+            return State._why_illegal(self, action)
+        finally:
+            self.drawn = None
 
     def can_apply(self, action: Action) -> bool:
         """True when ``action`` is legal now."""
@@ -262,17 +247,9 @@ class HandState(State):
     def copy(self) -> HandState:
         """An independent copy of the position (its undo history starts empty)."""
         other = HandState.__new__(HandState)
-        other.rules = self.rules
-        other.deck = self.deck
-        other.players = self.players
-        other.table = self.table
-        other.pits = self.pits
-        other.drawn = None
-        other.to_move = self.to_move
-        other.turns = self.turns
+        for name in State.__slots__:
+            setattr(other, name, getattr(self, name))
         other._remaining = self._remaining.copy()
-        other._left = self._left
-        other._finished = self._finished
         other._undo = []
         other.hands = self.hands
         other.dealt = self.dealt

@@ -353,12 +353,15 @@ class State:
                 f"expected an Action, not {type(action).__name__} (read text with parse_action)"
             )
             raise IllegalActionError(action, self.describe(), reason)
-        if self.drawn is None:
-            reason = "the game is over" if self.is_terminal() else "no card has been drawn"
+        if self.current_player is None:
+            reason = "the game is over" if self.is_terminal() else self._nothing_to_place
             raise IllegalActionError(action, self.describe(), reason)
         if action in self.legal_actions():
             return
         raise IllegalActionError(action, self.describe(), self._why_illegal(action))
+
+    #: Why no action is legal before the game is over, for messages.
+    _nothing_to_place = "no card has been drawn"
 
     def can_apply(self, action: Action) -> bool:
         """True when ``action`` is legal now."""

@@ -51,7 +51,7 @@ part            length       content
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -61,9 +61,7 @@ from hisss.core import (
     Action,
     ActionKind,
     Card,
-    ConfigError,
     Deck,
-    End,
     HandState,
     Rules,
     SeatView,
@@ -71,10 +69,15 @@ from hisss.core import (
     get_deck,
 )
 from hisss.core.cards import CARD_KINDS, card_from_code
-from hisss.rl.spaces import SNAKE_FEATURES, ActionCodec, ObservationLayout, encode_table
+from hisss.rl.spaces import (
+    END_BIT,
+    ENDS,
+    SNAKE_FEATURES,
+    ActionCodec,
+    ObservationLayout,
+    encode_table,
+)
 
-_END_BIT = {End.L: 0, End.R: 1}
-_ENDS = (End.L, End.R)
 #: Cards that cap: the heads and tails, codes 0 to 13.
 _CAPPERS = 14
 #: Numbers per seat in the observation of the hand variant.
@@ -82,28 +85,14 @@ HAND_SEAT_FEATURES = 5
 
 
 @dataclass(frozen=True)
-class HandActionCodec:
+class HandActionCodec(ActionCodec):
     """The mapping between plays of the hand variant and a fixed ``Discrete`` space; see the
-    module docstring. It depends only on the deck."""
-
-    deck: Deck
-    max_snakes: int = field(init=False)
-    mids: tuple[Card, ...] = field(init=False)
-    size: int = field(init=False)
-    _classic: ActionCodec = field(init=False, repr=False, compare=False)
-    _mid_place: dict[Card, int] = field(init=False, repr=False, compare=False)
+    module docstring. It depends only on the deck; a join's index is the classic one, moved."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.deck, Deck):
-            raise ConfigError(f"deck must be a Deck, not {type(self.deck).__name__}")
-        classic = ActionCodec.for_deck(self.deck)
-        s = classic.max_snakes
-        m = len(classic.mids)
-        object.__setattr__(self, "max_snakes", s)
-        object.__setattr__(self, "mids", classic.mids)
-        object.__setattr__(self, "size", CARD_KINDS + 28 * s + 4 * m * s * s)
-        object.__setattr__(self, "_classic", classic)
-        object.__setattr__(self, "_mid_place", {c: k for k, c in enumerate(classic.mids)})
+        super().__post_init__()
+        s = self.max_snakes
+        object.__setattr__(self, "size", CARD_KINDS + 28 * s + 4 * len(self.mids) * s * s)
 
     @staticmethod
     def for_deck(deck: Deck | str) -> HandActionCodec:
@@ -129,23 +118,19 @@ class HandActionCodec:
         if max(action.snake, action.snake2) >= s:
             raise ValueError(f"action {action} names a snake beyond the {s} a table holds")
         assert action.end is not None
-        p = 2 * action.snake + _END_BIT[action.end]
+        p = 2 * action.snake + END_BIT[action.end]
         if kind is ActionKind.CAP:
             return CARD_KINDS + _CAPPERS * p + card.code
+        m2 = 2 * len(self.mids)
         if kind is ActionKind.EXTEND:
             flip = 0 if action.side is card.a else 1
-            m2 = 2 * len(self.mids)
             return CARD_KINDS + 28 * s + m2 * p + 2 * self._mid_place[card] + flip
-        join = self._classic.action_to_index(action.where) - (1 + 14 * s)
-        return CARD_KINDS + 28 * s + 2 * len(self.mids) * 2 * s + join
+        join = ActionCodec.action_to_index(self, action.where) - (1 + 14 * s)
+        return CARD_KINDS + 28 * s + m2 * 2 * s + join
 
     def index_to_action(self, index: int) -> Action:
         """The play of ``index``; raises :class:`ValueError` outside ``0 .. size - 1``."""
-        if isinstance(index, bool) or not isinstance(index, int | np.integer):
-            raise ValueError(f"an action index is a whole number, not {index!r}")
-        index = int(index)
-        if not 0 <= index < self.size:
-            raise ValueError(f"action index {index} is outside 0 .. {self.size - 1}")
+        index = self.checked_index(index)
         s = self.max_snakes
         m2 = 2 * len(self.mids)
         if index < CARD_KINDS:
@@ -153,29 +138,18 @@ class HandActionCodec:
         i = index - CARD_KINDS
         if i < 28 * s:
             p, code = divmod(i, _CAPPERS)
-            return Action(ActionKind.CAP, p // 2, _ENDS[p % 2], card=card_from_code(code))
+            return Action(ActionKind.CAP, p // 2, ENDS[p % 2], card=card_from_code(code))
         i -= 28 * s
         if i < m2 * 2 * s:
             p, o = divmod(i, m2)
             k, flip = divmod(o, 2)
             card = self.mids[k]
             side = card.a if not flip else card.b
-            return Action(ActionKind.EXTEND, p // 2, _ENDS[p % 2], side, card=card)
+            return Action(ActionKind.EXTEND, p // 2, ENDS[p % 2], side, card=card)
         i -= m2 * 2 * s
-        where = self._classic.index_to_action(1 + 14 * s + i)
+        where = ActionCodec.index_to_action(self, 1 + 14 * s + i)
         assert where.side is not None and where.side2 is not None
         return where.play(Card.mid(where.side, where.side2))
-
-    def legal_indices(self, state: State | SeatView) -> list[int]:
-        """The indices of the legal plays of a position or a seat's view, in the engine's
-        order."""
-        return [self.action_to_index(a) for a in state.legal_actions()]
-
-    def mask(self, state: State | SeatView) -> npt.NDArray[np.int8]:
-        """An ``int8`` vector of :attr:`size`: 1 at the legal indices, else 0."""
-        out = np.zeros(self.size, dtype=np.int8)
-        out[self.legal_indices(state)] = 1
-        return out
 
 
 @cache
@@ -183,28 +157,19 @@ def _hand_codec(deck: Deck) -> HandActionCodec:
     return HandActionCodec(deck)
 
 
-class HandObservationLayout:
+class HandObservationLayout(ObservationLayout):
     """The observation vector of a configuration of the hand variant; see the module docstring."""
 
-    def __init__(self, codec: HandActionCodec, players: int) -> None:
-        self.codec = codec
-        self.players = players
-        sizes = {
+    @staticmethod
+    def sizes(snakes: int, players: int) -> dict[str, int]:
+        """The length of each part, in order, for a table of ``snakes`` and ``players``."""
+        return {
             "hands": CARD_KINDS * players,
-            "table": SNAKE_FEATURES * codec.max_snakes,
+            "table": SNAKE_FEATURES * snakes,
             "seats": HAND_SEAT_FEATURES * players,
             "unseen": CARD_KINDS,
             "pile": 1,
         }
-        self.parts: dict[str, slice] = {}
-        start = 0
-        for name, n in sizes.items():
-            self.parts[name] = slice(start, start + n)
-            start += n
-        #: The length of the vector.
-        self.size = start
-        #: The largest value any entry can take: the deck size.
-        self.high = float(codec.deck.size)
 
     def encode(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         """The observation of ``state`` for ``seat`` (0-based), made from its view alone."""

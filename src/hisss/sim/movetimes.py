@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hisss.bots import Bot
@@ -39,23 +39,20 @@ class _Timed(Bot):
         self.choice_times = choice_times
 
     def choose(self, state: State, rng: random.Random) -> Action:
-        choices = len(state.legal_actions())
-        start = time.perf_counter()
-        action = self.inner.choose(state, rng)
-        self._count(time.perf_counter() - start, choices)
-        return action
+        return self._timed(len(state.legal_actions()), lambda: self.inner.choose(state, rng))
 
     def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
         choices = len(view.legal_actions())
-        start = time.perf_counter()
-        action = self.inner.choose_from_hand(view, rng)
-        self._count(time.perf_counter() - start, choices)
-        return action
+        return self._timed(choices, lambda: self.inner.choose_from_hand(view, rng))
 
-    def _count(self, spent: float, choices: int) -> None:
+    def _timed(self, choices: int, decide: Callable[[], Action]) -> Action:
+        start = time.perf_counter()
+        action = decide()
+        spent = time.perf_counter() - start
         self.times.append(spent)
         if choices > 1:
             self.choice_times.append(spent)
+        return action
 
 
 def percentile(values: Sequence[float], q: float) -> float:
