@@ -24,6 +24,7 @@ from hisss.core import (
     HandState,
     IllegalActionError,
     IllegalDrawError,
+    JoinClaim,
     Rules,
     State,
     deal,
@@ -36,6 +37,7 @@ from hisss.record import Game, GameRecord, ReplayError, Seat, replay, replay_gam
 from hisss.server.errors import ProtocolError
 from hisss.server.setup import build_spec
 from hisss.sim.play import play_game
+from support import oracle
 
 K2 = Rules(hand_size=2)
 K3 = Rules(hand_size=3)
@@ -533,3 +535,29 @@ def test_the_web_game_refuses_hands_with_a_clear_error() -> None:
     seats = [Seat.person("A"), Seat.person("B")]
     with pytest.raises(ProtocolError, match="the web game does not deal hands"):
         build_spec("classic", {"hand_size": 3}, "rainbow", seats)
+
+
+# --------------------------------------------------------------------------- the oracle
+
+
+@pytest.mark.parametrize("rules", [K3, Rules(hand_size=5, join_claim=JoinClaim.ALWAYS)], ids=str)
+def test_plays_are_each_cards_placements_by_the_independent_oracle(rules: Rules) -> None:
+    """The legal plays of a hand are, card by card, what the naive oracle of the classic rules
+    allows for that card (forced placement per chosen card), each once, naming the card."""
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = new_game(3, rules)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.sample_draw(rng)
+                continue
+            assert isinstance(state, HandState)
+            rows = oracle.state_rows(state)
+            expected = {
+                f"{card}@{oracle.notation(touches)}"
+                for card in set(state.hands[state.to_move])
+                for touches in oracle.legal(rows, str(card), state.rules)
+            }
+            texts = [str(a) for a in state.legal_actions()]
+            assert len(texts) == len(set(texts)) and set(texts) == expected, state.describe()
+            state.push(rng.choice(state.legal_actions()))
