@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,9 @@ def test_create_a_game_and_get_links_and_tokens(client: TestClient) -> None:
 
 
 def test_join_an_open_seat_starts_the_game(client: TestClient) -> None:
-    game = create(client, {"kind": "person", "name": "Ala"}, {"kind": "person", "open": True})
+    game = create(
+        client, {"kind": "person", "name": "Ala"}, {"kind": "person", "open": True}, public=True
+    )
     lobby = client.get("/api/games").json()
     assert [g["code"] for g in lobby["open"]] == [game["code"]]
     joined = client.post(f"/api/games/{game['code']}/join", json={"name": "Olek"})
@@ -195,7 +198,7 @@ def test_too_many_requests_from_one_address(tmp_path: Path) -> None:
         http_burst=3,
         http_rate_per_second=0.001,
     )
-    body = {"seats": [{"kind": "person"}, {"kind": "person"}]}
+    body = {"seats": [{"kind": "person"}, {"kind": "person"}], "public": True}
     with TestClient(create_app(settings)) as limited:
         for _ in range(3):
             assert limited.post("/api/games", json=body).status_code == 201
@@ -242,7 +245,9 @@ def test_a_failure_of_the_server_is_answered_in_json(
 
 
 def test_a_finished_game_gives_its_record_and_steps(client: TestClient, tmp_path: Path) -> None:
-    game = create(client, {"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"})
+    game = create(
+        client, {"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "easy"}, public=True
+    )
     error(client.get(f"/api/games/{game['id']}/record"), 409, "not_finished")
     started(client, game["id"])
     partial = client.get(f"/api/games/{game['id']}/record?partial=true")
@@ -386,3 +391,27 @@ def test_every_error_code_has_a_status() -> None:
 def test_origins(origin: str | None, host: str | None, allowed: bool) -> None:
     settings = Settings(database="x", allowed_origins=("https://friends.example",))
     assert settings.origin_allowed(origin, host) is allowed
+
+
+def test_answers_are_compressed_and_the_front_ends_files_are_kept_a_year(
+    client: TestClient,
+) -> None:
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip"
+    assert page.headers["cache-control"] == "no-cache", "the page is checked on every visit"
+    links = re.findall(r'(?:src|href)="(/static/[^"]+)"', page.text)
+    assert links and all(re.match(r"/static/[0-9a-f]{12}/", link) for link in links), links
+    for link in links:
+        answer = client.get(link, headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200, link
+        assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
+    script = client.get(next(x for x in links if x.endswith(".js")))
+    assert script.headers["content-encoding"] == "gzip"
+    assert len(script.content) > int(script.headers["content-length"]), "smaller on the wire"
+    catalog = client.get("/api/i18n/pl", headers={"Accept-Encoding": "gzip"})
+    assert catalog.headers["content-encoding"] == "gzip"
+    stale = links[0].split("/")
+    stale[2] = "0" * 12
+    assert client.get("/".join(stale)).status_code == 404, "only the current version is served"
+    plain = client.get("/static/js/app.js")
+    assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"

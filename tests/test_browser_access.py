@@ -56,7 +56,7 @@ def test_a_keyboard_only_game_with_the_text_view_and_the_live_region(
     page = open_page(context, watch, server.url + game["seats"][0]["link"])
     wait_connected(page)
     # The text view is switched on from the keyboard, like everything else.
-    assert focused(page, ".fan-card"), "on the player's turn the focus waits on the fan"
+    assert focused(page, ".deck-active"), "on the player's turn the focus waits on the deck"
     tab_to(page, "#text-toggle")
     page.keyboard.press("Enter")
     expect(page.locator("#text-toggle")).to_have_attribute("aria-pressed", "true")
@@ -72,9 +72,7 @@ def test_a_keyboard_only_game_with_the_text_view_and_the_live_region(
     while wait_my_turn_or_end(page):
         before = version(page)
         if phase(page) == "draw":
-            tab_to(page, ".fan-card")
-            page.keyboard.press("ArrowLeft")
-            assert focused(page, ".fan-card")
+            tab_to(page, ".deck-active")
             page.keyboard.press("Enter")
         elif not used_text_controls:
             tab_to(page, ".tv-move")  # the text view's labelled buttons play as well
@@ -124,16 +122,16 @@ def test_polish_and_colour_blind_mode(
     watch = Watch()
     context = new_context(browser, watch, PHONE, locale="en-GB")
     lobby = open_page(context, watch, server.url + "/")
-    expect(lobby.locator(".create h2")).to_have_text("New game")
+    expect(lobby.locator(".quick h2")).to_have_text("Play against the computer")
     assert_no_sideways_scroll(lobby)
     shot(lobby, screenshot_dir, "lobby-phone")
     lobby.locator("#lang").select_option("pl")
-    expect(lobby.locator(".create h2")).to_have_text("Nowa gra")
+    expect(lobby.locator(".quick h2")).to_have_text("Graj z komputerem")
     assert lobby.evaluate("document.documentElement.lang") == "pl"
     expect(lobby.locator(".brand")).to_have_attribute("title", "Wróć do poczekalni")
     lobby.reload()
     lobby.wait_for_selector("body[data-ready='yes']")
-    expect(lobby.locator(".create h2")).to_have_text("Nowa gra")  # remembered
+    expect(lobby.locator(".quick h2")).to_have_text("Graj z komputerem")  # remembered
     # A game, in Polish, with colour-blind marks on every colour.
     game = server.create({"kind": "person", "name": "Ala"}, {"kind": "bot", "level": "medium"})
     page = open_page(context, watch, server.url + game["seats"][0]["link"])
@@ -147,7 +145,7 @@ def test_polish_and_colour_blind_mode(
     expect(marks.first).to_be_visible()
     letters = set(page.locator(".table-area .cb-letter").all_text_contents())
     assert letters and letters <= POLISH_LETTERS
-    page.locator(".fan-active .fan-card").last.click()
+    page.locator(".deck-active").click()
     page.wait_for_selector(".ghost")
     expect(page.locator(".ghost .cb-mark").first).to_be_visible()
     assert_no_sideways_scroll(page)
@@ -167,7 +165,7 @@ def test_polish_and_colour_blind_mode(
     # A browser that prefers Polish starts in Polish.
     polish = new_context(browser, watch, DESKTOP, locale="pl-PL")
     first = open_page(polish, watch, server.url + "/")
-    expect(first.locator(".create h2")).to_have_text("Nowa gra")
+    expect(first.locator(".create h2")).to_have_text("Graj online ze znajomymi")
     expect(first.locator(".join h2")).to_have_text("Dołącz do gry")
     watch.check(server)
     polish.close()

@@ -1,9 +1,11 @@
 """The game in real Chromium: a whole game against a bot with clicks, two people online (one of
-them reloading), a stale click, and a seat handed to a bot while its player is away."""
+them reloading) and their rematch, a stale click, and a seat handed to a bot while its player is
+away."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +51,8 @@ def test_a_whole_game_against_a_bot_with_clicks(
     page.locator(".play-here").first.click()
     page.wait_for_url(f"**/g/{code}")
     wait_connected(page)
-    motion = "getComputedStyle(document.querySelector('.fan-card')).transitionDuration"
-    assert page.evaluate(motion) != "0s"  # short animations, unless reduced motion is asked for
+    motion = "getComputedStyle(document.querySelector('.deck-active')).animationName"
+    assert page.evaluate(motion) == "glow"  # the deck glows, unless reduced motion is asked for
     # The token left the address bar and lives in this browser's storage for this game only.
     assert "token" not in page.url
     stored = page.evaluate(f"localStorage.getItem('hisss.seat.{code}')")
@@ -138,6 +140,18 @@ def test_two_people_play_online_and_one_reloads(
     assert ala.locator(".end-screen h2").inner_text() == olek.locator(".end-screen h2").inner_text()
     assert version(ala) == version(olek)
     shot(olek, screenshot_dir, "end-phone")
+    # The rematch is offered to both, and starts once both have asked for it.
+    ala.locator(".end-screen").get_by_role("button", name="Rematch").click()
+    expect(ala.locator(".end-screen .rematch-wait")).to_contain_text("Waiting for Olek")
+    assert "/g/" + game["code"] in ala.url, "Ala waits for Olek"
+    expect(olek.locator(".end-screen .rematch-button")).to_be_visible()
+    olek.locator(".end-screen").get_by_role("button", name="Rematch").click()
+    for page in (ala, olek):
+        page.wait_for_url(re.compile(r"/g/(?!" + game["code"] + r")[A-Z0-9]+$"))
+        wait_connected(page)
+    assert ala.url == olek.url
+    expect(ala.locator(".seat.mine .seat-name")).to_have_text("Ala")
+    expect(olek.locator(".seat.mine .seat-name")).to_have_text("Olek")
     watch.check(server)
     ala.context.close()
     olek.context.close()
@@ -172,13 +186,13 @@ def test_a_stale_click_gets_the_fresh_state(server: Server, browser: Browser) ->
     assert wait_my_turn_or_end(first)
     shown = version(first)
     hold["on"] = True
-    second.locator(".fan-active .fan-card").last.click()  # the other tab draws
+    second.locator(".deck-active").click()  # the other tab draws
     wait_changed(second, shown)
     wait_until(lambda: held, what="the news of the draw to reach the first tab", pause=pump(first))
     hold["on"] = False
     assert held  # the first tab did not hear of it ...
     assert version(first) == shown and phase(first) == "draw"
-    first.locator(".fan-active .fan-card").first.click(position={"x": 6, "y": 40})  # ... again
+    first.locator(".deck-active").click()  # ... again
     # The server refuses the stale draw and sends the fresh state: both tabs agree again.
     first.wait_for_function(
         "v => Number(document.querySelector('.game').dataset.version) > v", arg=shown

@@ -17,6 +17,7 @@ from hisss.bots import LEVEL_NAMES
 from hisss.core import BUILTIN_DECKS, PRESETS, End
 from hisss.i18n import LANGUAGES, PLURAL_FORMS, read_catalog_data, web_catalog
 from hisss.server import ErrorCode
+from hisss.server.settings import PACES
 from hisss.storage import GameStatus
 
 STATIC = Path(str(resources.files("hisss.server").joinpath("static")))
@@ -97,6 +98,7 @@ def dynamic_names() -> dict[str, list[str]]:
         "conn.{}": statuses,
         "lists.{}": lists,
         "lists.{}Empty": lists,
+        "pace.{}": list(PACES),
     }
 
 

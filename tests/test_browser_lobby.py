@@ -33,8 +33,8 @@ def test_create_share_join_by_code_and_by_link_and_watch(server: Server, browser
     lobby = open_page(host, watch, server.url + "/")
     rows = lobby.locator(".seat-row")
     lobby.locator(".seat-name-input").first.fill("Ala")
-    lobby.get_by_role("button", name="Add a player").click()
-    lobby.get_by_role("button", name="Add a player").click()
+    lobby.get_by_role("button", name="Add a seat").click()
+    lobby.get_by_role("button", name="Add a seat").click()
     expect(rows).to_have_count(4)
     rows.nth(1).locator(".seat-kind").select_option("person")
     rows.nth(1).locator(".seat-open").check()
@@ -43,6 +43,7 @@ def test_create_share_join_by_code_and_by_link_and_watch(server: Server, browser
     rows.nth(3).locator(".seat-level").select_option("gentle")
     lobby.get_by_label("Deck").select_option("double")
     lobby.get_by_label("Rules").select_option("pl")
+    lobby.get_by_label("List it in the lobby").check()
     lobby.get_by_role("button", name="Create the game").click()
     code = lobby.locator(".game-code").inner_text()
     summary = server.get(f"/api/games/{code}")
@@ -82,7 +83,7 @@ def test_create_share_join_by_code_and_by_link_and_watch(server: Server, browser
     wait_connected(spectator)
     expect(spectator.locator(".notice")).to_contain_text("You are watching")
     assert spectator.locator(".seat.mine").count() == 0
-    assert spectator.locator(".fan-active").count() == 0
+    assert spectator.locator(".deck-active").count() == 0
     # A code that names no game says so, and offers the way back.
     lost = open_page(viewer, watch, server.url + "/g/NOSUCH")
     expect(lost.locator(".notice")).to_contain_text("There is no game with the code NOSUCH")

@@ -280,7 +280,7 @@ def test_simulate_progress_goes_to_stderr() -> None:
         (["--deck", "missing.toml"], ["missing.toml"]),
         (["--rules", "house"], ['unknown rules preset "house"', "classic, pl"]),
         (["--players", "7"], ["7 players"]),
-        (["--players", "1"], ["1 players"]),
+        (["--players", "1"], ["1 player"]),
         (["--games", "0"], ["at least 1"]),
         (["--bots", "genius"], ["unknown bot 'genius'", "random"]),
         (["--bots", "random,random,random"], ["3 names for 2 players"]),

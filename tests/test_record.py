@@ -561,7 +561,7 @@ def test_unknown_future_version_is_refused() -> None:
         (lambda d: d.pop("turns"), "turns", "missing"),
         (lambda d: d.update(extra=1), "extra", "unknown field"),
         (lambda d: d.update(seed="7"), "seed", 'must be a whole number, not "7"'),
-        (lambda d: d.update(seats=["one"]), "seats", "1 players"),
+        (lambda d: d.update(seats=["one"]), "seats", "1 player"),
         (lambda d: d.update(seats=["a", 2]), "seats[1]", "must be text, not 2"),
         (lambda d: d["rules"].update(bogus=True), "rules.bogus", "unknown field"),
         (lambda d: d["rules"].update(scoring="fastest"), "rules", 'bad value "fastest"'),

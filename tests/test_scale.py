@@ -32,7 +32,7 @@ from support.waiting import wait_until_async
 from support.web import settled
 
 #: The presence figures of a state's seats: they may differ between copies of one version.
-PRESENCE = ("connected", "away_seconds")
+PRESENCE = ("connected", "away_seconds", "arrived")
 #: uvicorn's log line for a websocket connection it accepted; the client's port first.
 ACCEPTED = re.compile(r'127\.0\.0\.1:(\d+) - "WebSocket /ws/games/\w+" \[accepted\]')
 
@@ -291,7 +291,7 @@ async def test_seats_taken_at_once_on_two_processes_start_the_game(database: str
 
 
 async def test_a_stale_copy_cannot_hand_a_just_taken_seat_to_a_bot(database: str) -> None:
-    async with two_services(database, away_seconds=0) as (one, two):
+    async with two_services(database, away_seconds=0, unseen_seconds=0) as (one, two):
         created = await one.create_game(_open_game(2))
         game_id = created.game.id
         stale = await one.find(game_id)
@@ -313,7 +313,7 @@ async def test_a_stale_copy_cannot_hand_a_just_taken_seat_to_a_bot(database: str
         # ... and the refused copy has caught up with the seat taken.
         fresh = await one.find(game_id)
         assert fresh.seats[2].name == "Ewa" and not fresh.seats[2].open
-        assert one.authenticate(fresh, token) == 2
+        assert one.authenticate(fresh, token) == (2,)
 
 
 async def test_steps_on_two_processes_never_fork_a_game(database: str) -> None:

@@ -218,7 +218,7 @@ async def test_two_servers_on_one_database_never_diverge(database: str) -> None:
 
 async def test_an_away_seat_is_handed_to_a_bot_and_taken_back(database: str) -> None:
     clock = Clock()
-    async with running(database, clock, away_seconds=60) as service:
+    async with running(database, clock, away_seconds=60, unseen_seconds=60) as service:
         created = await service.create_game(spec(PERSON, Seat.person("Olek")))
         game_id = created.game.id
         await my_turn(service, game_id, 0)
@@ -279,7 +279,7 @@ async def test_joining_open_seats(database: str) -> None:
         assert sum(not isinstance(r, BaseException) for r in results) == 1
         assert {r.code for r in results if isinstance(r, ProtocolError)} == {"seat_taken"}
         live, seat, token = await service.join(created.game.code, "Olek")
-        assert seat == 2 and service.authenticate(live, token) == 2
+        assert seat == 2 and service.authenticate(live, token) == (2,)
         with pytest.raises(ProtocolError) as info:
             await service.join(game_id, "Late")
         assert info.value.code == "no_open_seat"
@@ -344,7 +344,7 @@ def test_six_players_with_the_option() -> None:
 
 async def test_a_seat_nobody_joins_can_go_to_a_bot(database: str) -> None:
     clock = Clock()
-    async with running(database, clock, away_seconds=30) as service:
+    async with running(database, clock, away_seconds=5, unseen_seconds=30) as service:
         created = await service.create_game(
             spec(PERSON, Seat.person("Olek"), Seat.person("", open=True))
         )

@@ -441,7 +441,7 @@ def test_simulate_progress() -> None:
     ("call", "message"),
     [
         (lambda: simulate(0, 2, 0, CLASSIC, RAINBOW, [RandomBot()]), "at least 1"),
-        (lambda: simulate(5, 1, 0, CLASSIC, RAINBOW, [RandomBot()]), "1 players"),
+        (lambda: simulate(5, 1, 0, CLASSIC, RAINBOW, [RandomBot()]), "1 player"),
         (lambda: simulate(5, 3, 0, CLASSIC, RAINBOW, make_bots("random", 2)), "2 bots"),
         (lambda: simulate(5, 2, "x", CLASSIC, RAINBOW, [RandomBot()]), "seed"),  # type: ignore[arg-type]
     ],

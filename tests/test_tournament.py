@@ -567,7 +567,7 @@ def test_cli_progress_goes_to_stderr() -> None:
         ([], ["at least 2 bots"]),
         (["--bots", "random,,random"], ["give bot names"]),
         (["--bots", "random,random", "--players", "7"], ["7 players"]),
-        (["--bots", "random,random", "--players", "1"], ["1 players"]),
+        (["--bots", "random,random", "--players", "1"], ["1 player"]),
         (["--bots", "random,random", "--players", "3"], ["2 bots for 3 players"]),
         (["--bots", "random,random", "--games", "0"], ["games", "at least 1"]),
         (["--bots", "random,random", "--workers", "0"], ["workers", "at least 1"]),

@@ -16,11 +16,14 @@ from hisss.i18n import explain_result, get_catalog, read_catalog_data
 from hisss.record import load_record, replay
 from hisss.record.deckfile import resolve_deck
 from hisss.tui import HisssApp, Match, parse_players
+from hisss.tui.app import MIN_SIZE
+from hisss.tui.dialogs import SaveScreen
 from hisss.tui.render import CHOSEN_MARK, LEGAL_MARK
-from hisss.tui.screens import EndScreen, RulesScreen, SaveScreen, rules_text
+from hisss.tui.screens import EndScreen, RulesScreen, rules_text
 from hisss.tui.widgets import FanView, TableView
 from support.tui import (
     inside,
+    log_text,
     make_app,
     person_step,
     person_turn,
@@ -135,7 +138,7 @@ async def test_save_load_and_finish(tmp_path: Path) -> None:
         first.screen.query_one(Input).value = str(path)
         await pilot.press("enter")
         assert not isinstance(first.screen, SaveScreen)
-        assert status_text(first) == f"Saved to {path}."
+        assert status_text(first) == f"Saved turn {first.match.game.state.turns + 1} to {path}."
         saved_turns = len(first.match.turns)
         await play_to_end(pilot, first)
     record = load_record(path)
@@ -255,10 +258,11 @@ async def test_hisss_banner_names_the_player_and_the_snake() -> None:
         assert app.query_one("#banner").display
         text = screen_text(app)
         assert f"Hisss! {app.names[seat]} takes a snake of {snake.length} cards" in text
-        assert (
-            status_text(app)
-            == "Bot 1 (medium): orange-yellow mid-section → join snakes 1 (L) and 3 (R)"
-        )
+        # The move log says who placed which card where, then the claim.
+        move, claim = log_text(app)[-2:]
+        assert move == "Bot 1 (medium):      orange-yellow mid-section → joins snakes 1 and 3"
+        assert claim == f"Hisss! Bot 1 (medium) takes a snake of {snake.length} cards"
+        assert status_text(app) == ""
 
 
 # ---------------------------------------------------------------------- help while playing
@@ -360,10 +364,11 @@ async def test_end_screen_tells_the_tie_break() -> None:
         )
         await pilot.pause()
         assert app.match.game.state.result().decided_by == "longest"
-        text = " ".join(screen_text(app).replace("│", " ").split())
+        text = " ".join(re.sub("[│┃]", " ", screen_text(app)).split())
         assert "Bot 1 (medium) and Bot 2 (hard) tie on cards (7); Bot 1 (medium) wins the " in text
         assert "tie-break with the longest snake (7 cards)." in text
-        assert "★ wins" in text
+        assert "Place Player Cards Snakes Longest" in text
+        assert "★ 1 Bot 1 (medium) 7" in text and " 2 Bot 2 (hard) 7" in text
 
 
 async def test_saving_to_a_bad_path_says_why(tmp_path: Path) -> None:
@@ -431,6 +436,13 @@ async def test_layout_at_80x24(tmp_path: Path) -> None:
     await _check_layout(make_app(players, seed=13), (80, 24), tmp_path)
 
 
+async def test_layout_at_the_smallest_size(tmp_path: Path) -> None:
+    # Six players in Polish (the longest words), the colour-blind letters and the legend fit.
+    players = "Aleksandra,bot:medium,Bartłomiej,bot:hard,Ola,bot:easy"
+    app = make_app(players, seed=13, language="pl", rules=Rules(six_players=True))
+    await _check_layout(app, MIN_SIZE, tmp_path)
+
+
 async def test_layout_at_200x60(tmp_path: Path) -> None:
     await _check_layout(make_app("Ala,bot:medium,bot:easy", seed=13), (200, 60), tmp_path)
 
@@ -482,7 +494,7 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         seen.append(screen_text(app))
         assert "Jak grać w Hisss" in seen[-1]
         assert (
-            "Ta gra: zasady classic, talia mini (kart: 16), punktacja: najwięcej kart."
+            "Ta gra: zasady klasyczne, talia mini (kart: 16), punktacja: najwięcej kart."
             in (seen[-1])
         )
         await pilot.press("escape", "c", "h")
@@ -503,6 +515,12 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         assert "Zapisz grę" in seen[-1]
         await pilot.press("escape", "u")
         seen.append(screen_text(app))
+        await pilot.press("enter")  # the first placement: now q asks before leaving
+        await person_turn(pilot, app)
+        await pilot.press("q")
+        seen.append(screen_text(app))
+        assert "Opuścić grę?" in seen[-1] and "Ruchy" in seen[-1]
+        await pilot.press("escape")
         while await person_turn(pilot, app):
             await person_step(pilot, app)
             if app.phase() == "place":
@@ -527,7 +545,7 @@ async def test_a_polish_saved_game_loads_in_english(tmp_path: Path) -> None:
     app = make_app("Ala,bot:easy", seed=3, deck=MINI, language="pl", save_path=str(path))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter", "s", "enter")
-        assert status_text(app) == f"Zapisano w {path}."
+        assert status_text(app) == f"Zapisano turę 3 w {path}."
     match = Match.from_record(load_record(path))
     assert match.turns[0].action == app.match.turns[0].action
     assert parse_action(str(match.turns[0].action)) == app.match.turns[0].action

@@ -3,9 +3,10 @@ and exit status 2, and without Textual it says which extra to install."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +15,28 @@ from typer.testing import CliRunner, Result
 
 from hisss.cli import app
 from hisss.core import RAINBOW, Rules
-from hisss.record import save_record
+from hisss.record import load_record, save_record
 from hisss.tui import DEFAULT_DELAY, Match, parse_players
+from hisss.tui.saving import autosave_path
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def user_folders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """The user's data and state folders (unfinished games, the error log) in a temporary
+    folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path
+
+
+@dataclass
+class Played:
+    """What the replaced game reports when it ends."""
+
+    kept: Path | None = None
+    failure: BaseException | None = None
 
 
 @pytest.fixture
@@ -25,8 +44,9 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Replace the full-screen game by a recorder of what it was asked to play."""
     calls: list[dict[str, Any]] = []
 
-    def fake_play(match: Match, language: str, **options: Any) -> None:
+    def fake_play(match: Match, language: str, **options: Any) -> Played:
         calls.append({"match": match, "language": language, **options})
+        return Played()
 
     monkeypatch.setattr("hisss.tui.play", fake_play)
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
@@ -95,7 +115,7 @@ def test_play_loads_a_saved_game(played: list[dict[str, Any]], tmp_path: Path) -
         (["--players", "Ala,,Ola"], "--players 'Ala,,Ola': a name is empty"),
         (["--players", "Ala,bot:genius"], "unknown bot level 'genius'"),
         (["--players", "Ala,Ala"], "the name 'Ala' is given twice"),
-        (["--players", "Ala"], "1 players: Hisss is played by 2 to 5"),
+        (["--players", "Ala"], "1 player: Hisss is played by 2 to 5"),
         (["--players", "a,b,c,d,e,f"], "6 players"),
         (["--players", "Ala,Ola", "--rules", "nope"], "unknown rules preset"),
         (["--players", "Ala,Ola", "--deck", "nope"], "nope"),
@@ -180,3 +200,67 @@ def test_replay_reads_games_saved_by_play(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(finished), "--quiet"])
     assert result.exit_code == 0, result.output
     assert "result: " in result.stdout
+
+
+def test_resume_goes_on_with_the_game_left_last(
+    played: list[dict[str, Any]], user_folders: Path
+) -> None:
+    result = _play("--resume")
+    _error(result, "--resume: no unfinished game is kept (in ")
+    folder = user_folders / "data" / "hisss" / "unfinished"
+    assert str(folder) in result.stderr
+    older = Match(parse_players("Ala,bot:easy", Rules()), Rules(), RAINBOW, seed=5)
+    newer = Match(parse_players("Ola,bot:hard", Rules()), Rules(), RAINBOW, seed=6)
+    folder.mkdir(parents=True)
+    for match in (older, newer):
+        match.draw()
+        match.place(match.game.state.legal_actions()[0])
+        save_record(match.record(), autosave_path(match.game.seed, folder))
+        assert load_record(autosave_path(match.game.seed, folder)).seed == match.game.seed
+    os.utime(autosave_path(5, folder), (1, 1))  # the game of seed 5 was left first
+    result = _play("--resume", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    (call,) = played
+    assert call["loaded"] is True and call["match"].turns == newer.turns
+    assert call["autosave"] == folder and call["save_path"] is None
+    _error(_play("--resume", "--seed", "3"), "--resume takes the players")
+    _error(_play("--resume", "--load", "x.json"), "leave out --load")
+
+
+def test_a_kept_game_is_named_when_the_game_is_left(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    kept = tmp_path / "hisss-5.json"
+    monkeypatch.setattr("hisss.tui.play", lambda *_, **__: Played(kept=kept))
+    result = _play("--players", "Ala,Ola", "--lang", "pl")
+    assert result.exit_code == 0
+    assert (
+        result.stdout == f"Gra jest zachowana w {kept}: hisss play --resume pozwoli ją dokończyć.\n"
+    )
+    result = _play("--players", "Ala,Ola", "--lang", "en")
+    assert result.exit_code == 0
+    assert result.stdout == f"The game is kept in {kept}: hisss play --resume goes on with it.\n"
+
+
+def test_an_unexpected_error_is_one_line_a_log_and_exit_1(
+    monkeypatch: pytest.MonkeyPatch, user_folders: Path
+) -> None:
+    # Before: a traceback over the terminal, and exit status 0.
+    def crash() -> None:
+        raise ValueError("the snake bit\nits own tail")
+
+    try:
+        crash()
+    except ValueError as exc:
+        error = exc
+    monkeypatch.setattr("hisss.tui.play", lambda *_, **__: Played(failure=error))
+    result = _play("--players", "Ala,Ola")
+    log = user_folders / "state" / "hisss" / "log" / "play-errors.log"
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "error: the game stopped on an unexpected error (ValueError: the snake bit its own "
+        f"tail); details in {log}"
+    ]
+    details = log.read_text()
+    assert "Traceback (most recent call last)" in details and "in crash" in details
+    assert "ValueError: the snake bit" in details

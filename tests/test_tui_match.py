@@ -48,7 +48,7 @@ def _play_out(match: Match, rng: random.Random) -> None:
         (" ,bot:easy", "a name is empty"),
         ("Ala,bot:genius", "unknown bot level 'genius'"),
         ("Ala,ALA", "the name 'ALA' is given twice"),
-        ("Ala", "1 players: Hisss is played by 2 to 5"),
+        ("Ala", "1 player: Hisss is played by 2 to 5"),
         ("a,b,c,d,e,f", "6 players"),
         ("Ala,Bardzo Długie Imię Gracza", "longer than 20 characters"),
         ("Ala,O\tla", "control character"),

@@ -217,7 +217,7 @@ def test_two_connections_of_one_seat_cannot_both_step(client: TestClient) -> Non
 
 
 def test_an_away_player_is_replaced_by_a_bot_and_comes_back(make_client: Client) -> None:
-    client = make_client(away_seconds=0)
+    client = make_client(away_seconds=0, unseen_seconds=0)
     game = new_game(client, ALA, OLEK)
     ala, olek = (s["token"] for s in game["seats"])
     with client.websocket_connect(game["websocket"]) as ws:

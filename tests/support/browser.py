@@ -1,11 +1,11 @@
 """Fixtures and helpers for the browser tests: a real server, real Chromium, and the page's moves.
 
 The server is ``hisss serve`` in a subprocess on a free port, with a temporary SQLite database,
-no bot delay and a one-second away time. The browser is the system's Chromium driven by
-Playwright (never ``playwright install``: it would download a browser). A test fails, not skips,
-when Chromium is missing. Every page opened through :func:`open_page` records the requests it
-makes and the errors it raises, so each test can check that nothing left the server and that the
-scripts ran cleanly.
+no bot delay, a one-second away time and a two-second wait for seats never opened. The browser
+is the system's Chromium driven by Playwright (never ``playwright install``: it would download a
+browser). A test fails, not skips, when Chromium is missing. Every page opened through
+:func:`open_page` records the requests it makes and the errors it raises, so each test can check
+that nothing left the server and that the scripts ran cleanly.
 
 Screenshots go to ``HISSS_SCREENSHOT_DIR`` when it is set, else to a pytest temporary directory.
 
@@ -46,6 +46,8 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 #: Seconds a person seat must be away before it may be handed to a bot, in the test server.
 AWAY_SECONDS = 1.0
+#: Seconds a person seat whose holder never connected waits, in the test server.
+UNSEEN_SECONDS = 2.0
 
 
 @dataclass
@@ -121,7 +123,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with ServerProcess(
         f"sqlite:///{directory / 'hisss.db'}",
         directory,
-        args=("--away-seconds", str(AWAY_SECONDS)),
+        args=("--away-seconds", str(AWAY_SECONDS), "--unseen-seconds", str(UNSEEN_SECONDS)),
     ) as process:
         yield Server(process.url.rstrip("/"))
 
@@ -175,13 +177,21 @@ def new_context(
     viewport: dict[str, int] = DESKTOP,
     locale: str = "en-GB",
     reduced_motion: bool = False,
+    *,
+    touch: bool = False,
+    audit: bool = False,
 ) -> BrowserContext:
-    """A fresh browser profile (its own storage) whose requests are recorded in ``watch``."""
+    """A fresh browser profile (its own storage) whose requests are recorded in ``watch``:
+    with ``touch``, a touch screen; with ``audit``, one whose pages accept the axe-core script
+    (:mod:`support.axe`) in spite of the server's Content-Security-Policy."""
     context = browser.new_context(
         viewport=viewport,  # type: ignore[arg-type]
         locale=locale,
         reduced_motion="reduce" if reduced_motion else "no-preference",
         accept_downloads=True,
+        has_touch=touch,
+        is_mobile=touch,
+        bypass_csp=audit,
     )
     context.on("request", lambda request: watch.urls.append(request.url))
     context.set_default_timeout(15_000)
@@ -263,7 +273,7 @@ def click_turn(page: Page) -> None:
     """Take one step with the mouse: pick a face-down card, or place the drawn card."""
     before = version(page)
     if phase(page) == "draw":
-        page.locator(".fan-active .fan-card").last.click()
+        page.locator(".deck-active").click()
     else:
         page.locator(".ghost").first.click()
     wait_changed(page, before)

@@ -50,6 +50,11 @@ def status_text(app: HisssApp) -> str:
     return shown.plain
 
 
+def log_text(app: HisssApp) -> list[str]:
+    """The entries of the move log, as plain text, oldest first."""
+    return [app.log_line(entry).plain for entry in app.log_entries]
+
+
 async def person_step(pilot: Pilot[None], app: HisssApp, down: int = 0) -> bool:
     """One step of a person with the keyboard: pick with Enter, or place the option ``down``
     places below the first. False when a bot moves (nothing is pressed then)."""

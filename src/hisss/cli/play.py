@@ -1,6 +1,10 @@
 """``hisss play``: the terminal game, with its seats, rules, deck and language from the options.
 
-It imports :mod:`hisss.tui`, and so Textual, only when it runs.
+It imports :mod:`hisss.tui`, and so Textual, only when it runs. An unfinished game is kept in the
+user's folder of unfinished games (:func:`hisss.tui.saving.unfinished_folder`), where
+``--resume`` finds the last one. An unexpected error ends the command with one line on stderr
+naming the log file that holds its details (:func:`hisss.tui.saving.crash_log`), and exit
+status 1.
 """
 
 from __future__ import annotations
@@ -8,6 +12,8 @@ from __future__ import annotations
 import math
 import os
 import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -60,9 +66,17 @@ def play(
     load: Annotated[
         Path | None,
         typer.Option(
-            "--load", metavar="FILE", help="Go on with a game saved with the s key (a record)."
+            "--load",
+            metavar="FILE",
+            help="Go on with a game saved with the s key (a record), or kept when it was left.",
         ),
     ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Go on with the unfinished game left last (kept after every move)."
+        ),
+    ] = False,
     delay: Annotated[
         float | None,
         typer.Option(
@@ -75,7 +89,8 @@ def play(
     """Play Hisss full screen in the terminal: people (taking turns at one keyboard) and bots.
 
     A game of bots only plays itself. Keys: arrows and Enter (or the mouse) to pick a card and
-    place it, h hint, u undo (against bots only), s save, c colour letters, ? rules, q quit.
+    place it, h hint, u undo (against bots only), s save, c colour letters, ? rules, + and -
+    bot speed, q quit (an unfinished game is kept: --resume goes on with it).
     """
     try:
         from hisss import tui  # noqa: PLC0415  (Textual is the optional extra "tui")
@@ -85,10 +100,17 @@ def play(
         raise failure(
             "hisss play needs Textual: install the extra with pip install 'hisss[tui]'"
         ) from None
-    with errors():
+    with unexpected_errors(tui.saving.log_crash), errors():
         language = _language(lang)
         if delay is not None and not (math.isfinite(delay) and delay >= 0):
             raise ConfigError(f"--delay {delay}: give a pause of 0 seconds or more")
+        if resume:
+            if load is not None:
+                raise ConfigError("--resume goes on with the game left last: leave out --load")
+            load = tui.saving.latest_unfinished()
+            if load is None:
+                folder = tui.saving.unfinished_folder()
+                raise ConfigError(f"--resume: no unfinished game is kept (in {folder})")
         if load is not None:
             given = [
                 option
@@ -102,8 +124,9 @@ def play(
                 if value is not None
             ]
             if given:
+                option = "--resume" if resume else "--load"
                 raise ConfigError(
-                    "--load takes the players, rules, deck and seed from the saved game: "
+                    f"{option} takes the players, rules, deck and seed from the saved game: "
                     f"leave out {', '.join(given)}"
                 )
             record = load_record(load)  # its errors name the file already
@@ -122,14 +145,41 @@ def play(
             if seed is None:
                 seed = secrets.randbelow(2**31)
             match = tui.Match(seats, rule_set, the_deck, seed)
-    tui.play(
-        match,
-        language,
-        colour_blind=colour_blind,
-        delay=tui.DEFAULT_DELAY if delay is None else delay,
-        save_path=None if load is None else str(load),
-        loaded=load is not None,
-    )
+        app = tui.play(
+            match,
+            language,
+            colour_blind=colour_blind,
+            delay=tui.DEFAULT_DELAY if delay is None else delay,
+            save_path=None if load is None or resume else str(load),
+            loaded=load is not None,
+            autosave=tui.saving.unfinished_folder(),
+        )
+        if app.failure is not None:
+            raise app.failure
+    if app.kept is not None:
+        typer.echo(get_catalog(language).text("quit.kept_in", path=app.kept))
+
+
+@contextmanager
+def unexpected_errors(log: Callable[[BaseException], Path]) -> Iterator[None]:
+    """Turn an unexpected error into one line on stderr naming the file ``log`` wrote its
+    details to, and exit status 1."""
+    try:
+        yield
+    except (typer.Exit, typer.Abort, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        try:
+            where = f"details in {log(exc)}"
+        except OSError as log_error:
+            where = f"its details could not be written: {log_error}"
+        said = " ".join(str(exc).split())
+        typer.echo(
+            f"error: the game stopped on an unexpected error ({type(exc).__name__}: {said}); "
+            f"{where}",
+            err=True,
+        )
+        raise typer.Exit(1) from None
 
 
 def _classic_only(rules: Rules) -> None:

@@ -49,9 +49,13 @@ def serve_command(
     bot_delay: Annotated[
         float,
         typer.Option(
-            "--bot-delay", metavar="SECONDS", min=0, help="A bot's pause before each step."
+            "--bot-delay",
+            metavar="SECONDS",
+            min=0,
+            help="How long a bot's move (draw and placement) takes at the normal pace; the fast "
+            "and slow paces a game may choose take 5/14 and 16/7 of it.",
         ),
-    ] = 0.8,
+    ] = 0.7,
     away_seconds: Annotated[
         float,
         typer.Option(
@@ -61,6 +65,26 @@ def serve_command(
             help="How long a player must be gone before the others may hand the seat to a bot.",
         ),
     ] = 60.0,
+    unseen_seconds: Annotated[
+        float,
+        typer.Option(
+            "--unseen-seconds",
+            metavar="SECONDS",
+            min=0,
+            help="How long a seat whose player never connected (the link not opened yet) waits "
+            "before the others may hand it to a bot.",
+        ),
+    ] = 600.0,
+    idle_seconds: Annotated[
+        float,
+        typer.Option(
+            "--idle-seconds",
+            metavar="SECONDS",
+            min=0,
+            help="How long after its last step a game nobody follows leaves the lobby's list of "
+            "games being played.",
+        ),
+    ] = 900.0,
     database_timeout: Annotated[
         float,
         typer.Option(
@@ -102,6 +126,8 @@ def serve_command(
             database=url,
             bot_delay=bot_delay,
             away_seconds=away_seconds,
+            unseen_seconds=unseen_seconds,
+            idle_seconds=idle_seconds,
             database_timeout=database_timeout,
             redis=redis,
         )

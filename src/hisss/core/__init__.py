@@ -17,7 +17,7 @@ from hisss.core.errors import (
 )
 from hisss.core.hands import HandState, SeatView
 from hisss.core.rules import MAX_HAND_SIZE, PRESETS, DecidedBy, JoinClaim, Rules, Scoring, get_rules
-from hisss.core.scoring import Result, score
+from hisss.core.scoring import Result, places, score
 from hisss.core.snake import Snake, parse_snake
 from hisss.core.state import Placement, State, deal, new_game
 
@@ -62,5 +62,6 @@ __all__ = [
     "parse_card",
     "parse_colour",
     "parse_snake",
+    "places",
     "score",
 ]

@@ -134,8 +134,9 @@ class Rules:
             raise ConfigError(f"the number of players must be a whole number, not {show(players)}")
         if not MIN_PLAYERS <= players <= self.max_players:
             extra = "" if self.six_players else " (6 with the option six_players=true)"
+            counted = f"{players} player" if players == 1 else f"{players} players"
             raise ConfigError(
-                f"{players} players: Hisss is played by {MIN_PLAYERS} to {self.max_players}{extra}"
+                f"{counted}: Hisss is played by {MIN_PLAYERS} to {self.max_players}{extra}"
             )
 
     @property

@@ -80,3 +80,26 @@ def score(pits: Sequence[Sequence[Snake]], rules: Rules) -> Result:
         if len(tied) == 1:
             return Result(cards, snakes, longest, (tied[0],), measure)
     return Result(cards, snakes, longest, tuple(tied), DecidedBy.SHARED)
+
+
+def places(result: Result, rules: Rules) -> tuple[int, ...]:
+    """Each seat's place in ``result`` under ``rules``: 1 for the winners, then the others in the
+    order of the scoring's measures (:attr:`Scoring.measures`), seats equal on both sharing a
+    place and the next place skipped ("1, 2, 2, 4").
+
+    >>> from hisss.core.snake import parse_snake
+    >>> a = parse_snake("H:red M:red-orange T:orange")
+    >>> places(score(((a,), (), (a, a), ()), Rules()), Rules())
+    (2, 3, 1, 3)
+    """
+    measures = [result.measure(m) for m in rules.scoring.measures]
+    winners = set(result.winners)
+
+    def key(seat: int) -> tuple[int, ...]:
+        return tuple(values[seat] for values in measures)
+
+    others = [s for s in range(len(result.cards)) if s not in winners]
+    return tuple(
+        1 if seat in winners else 1 + len(winners) + sum(1 for o in others if key(o) > key(seat))
+        for seat in range(len(result.cards))
+    )

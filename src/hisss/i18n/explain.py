@@ -24,17 +24,41 @@ from hisss.core import DecidedBy, Result, Rules, Scoring
 from hisss.i18n.catalog import LANGUAGES, Catalog, get_catalog
 
 
-def explain_result(result: Result, rules: Rules, names: Sequence[str], catalog: Catalog) -> str:
+def explain_result(
+    result: Result,
+    rules: Rules,
+    names: Sequence[str],
+    catalog: Catalog,
+    *,
+    you: int | None = None,
+) -> str:
     """One or two sentences on who won ``result`` under ``rules`` and why, naming the seats by
-    ``names`` (one per seat, in seat order), in the catalog's language."""
+    ``names`` (one per seat, in seat order), in the catalog's language. The seat ``you``, if
+    given, is spoken to ("You win", "Wygrywasz"), and a group with it in it too ("macie").
+
+    >>> from hisss.core import parse_snake, score
+    >>> three = parse_snake("H:red M:red-orange T:orange")
+    >>> result = score([[three], [three], []], Rules())
+    >>> print(explain_result(score([[three], []], Rules()), Rules(), ["You", "Ola"],
+    ...                      get_catalog("en"), you=0))
+    You win with the most cards (3).
+    >>> explain_result(result, Rules(), ["Ty", "Ola", "Ela"], get_catalog("pl"), you=0)[:34]
+    'Ty i Ola dzielicie się zwycięstwem'
+    """
     if len(names) != len(result.cards):
         raise ValueError(f"{len(names)} names for a result of {len(result.cards)} seats")
 
     def who(seats: Sequence[int]) -> str:
         return catalog.names([names[s] for s in seats])
 
+    def spoken(key: str, subject: Sequence[int], group: Sequence[int] = ()) -> str:
+        if you is not None and tuple(subject) == (you,):
+            return f"{key}.you"
+        return f"{key}.with_you" if you in group else key
+
     if rules.scoring is Scoring.FIRST_TO and result.decided_by is DecidedBy.TARGET:
-        return catalog.text("explain.win.target", winner=who(result.winners), value=rules.target)
+        key = spoken("explain.win.target", result.winners)
+        return catalog.text(key, winner=who(result.winners), value=rules.target)
     prefix = ""
     if rules.scoring is Scoring.FIRST_TO:
         prefix = catalog.text("explain.target_missed", target=rules.target) + " "
@@ -46,17 +70,18 @@ def explain_result(result: Result, rules: Rules, names: Sequence[str], catalog: 
     tied = [seat for seat, v in enumerate(first) if v == value]
     winner = result.winners[0]
     if len(tied) == 1:
-        sentence = catalog.text(f"explain.win.{primary}", winner=who(tied), value=value)
+        key = spoken(f"explain.win.{primary}", tied)
+        sentence = catalog.text(key, winner=who(tied), value=value)
     elif result.is_shared:
         sentence = catalog.text(
-            f"explain.shared.{primary}",
+            spoken(f"explain.shared.{primary}", (), result.winners),
             winners=who(result.winners),
             value=value,
             best=second[winner],
         )
     else:
         sentence = catalog.text(
-            f"explain.tie.{primary}",
+            spoken(f"explain.tie.{primary}", result.winners, tied),
             tied=who(tied),
             winner=who(result.winners),
             value=value,

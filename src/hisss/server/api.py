@@ -25,7 +25,7 @@ from hisss.server import replays
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, seat_view
 from hisss.server.service import GameService
-from hisss.server.settings import Settings
+from hisss.server.settings import PACES, Settings
 from hisss.server.setup import build_spec
 from hisss.storage import GameStatus
 
@@ -89,6 +89,17 @@ class CreateGameRequest(BaseModel):
     deck: str = Field(default="rainbow", max_length=32)
     seats: list[SeatRequest] = Field(min_length=1, max_length=8)
     title: str | None = Field(default=None, max_length=200)
+    public: bool = Field(
+        default=False, description="list the game in the lobby (else only its links find it)"
+    )
+    pace: Literal["fast", "normal", "slow"] = Field(
+        default="normal", description="how fast the bots play"
+    )
+    device: bool = Field(
+        default=False,
+        description="pass-and-play: every person seat is played on this one device, all held "
+        "by one token",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -130,6 +141,9 @@ async def options(request: Request) -> dict[str, Any]:
         "levels": [{"name": name, "help": LEVEL_HELP[name]} for name in LEVEL_NAMES],
         "players": {"min": 2, "max": 5, "max_with_six_players": 6},
         "away_seconds": settings.away_seconds,
+        "unseen_seconds": settings.unseen_seconds,
+        "idle_seconds": settings.idle_seconds,
+        "paces": {pace: round(settings.step_delay(pace) * 2, 3) for pace in PACES},
         "limits": {
             "max_message_bytes": settings.max_message_bytes,
             "max_body_bytes": settings.max_body_bytes,
@@ -194,6 +208,9 @@ async def create_game(body: CreateGameRequest, request: Request) -> dict[str, An
         body.deck,
         [Seat(s.name or "", SeatKind(s.kind), s.level, s.open) for s in body.seats],
         body.title,
+        public=body.public,
+        pace=body.pace,
+        device=body.device,
     )
     created = await _service(request).create_game(spec)
     game = created.game
@@ -211,18 +228,23 @@ async def create_game(body: CreateGameRequest, request: Request) -> dict[str, An
         "id": game.id,
         "code": game.code,
         "status": game.status.value,
+        "public": game.public,
+        "pace": game.pace,
+        "device": body.device,
         "watch": f"/g/{game.code}",
         "websocket": f"/ws/games/{game.id}",
         "seats": seats,
     }
 
 
-@router.get("/games", summary="The lobby: open, running and recently finished games")
+@router.get("/games", summary="The lobby: public games open, being played and finished")
 async def list_games(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=100, description="games per list")] = 20,
 ) -> dict[str, Any]:
-    """Three lists, the most recently changed game first in each."""
+    """Three lists of public games, the most recently changed first in each: waiting for
+    players, being played (a game nobody follows leaves this list ``idle_seconds`` after its
+    last step) and finished."""
     service = _service(request)
     return {
         status.value: await service.list_games(status, limit)

@@ -7,21 +7,31 @@ hub (a :class:`~hisss.server.redis_hub.RedisHub` when ``settings.redis`` is set)
 again. A small ASGI guard in front of everything refuses request bodies over the size limits and
 state-changing requests from the web pages of other sites or beyond a rate per client address,
 and adds security headers (the front end loads nothing from anywhere but this server).
+
+Answers are compressed (gzip) for clients that accept it. The front end's files are served under
+a versioned address, ``/static/<version>/...``, where the version is a digest of all of them: a
+browser may keep them for a year, and a new release changes every address. The page itself names
+the versioned addresses and is checked again on every visit.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
+from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from hisss import __version__
@@ -57,9 +67,53 @@ _SECURITY_HEADERS = [
 ]
 
 
+#: How long a browser keeps a file of the front end under its versioned address: a year.
+LONG_CACHE = "public, max-age=31536000, immutable"
+
+
+def _files(folder: Traversable, prefix: str = "") -> list[tuple[str, Traversable]]:
+    found = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.is_dir():
+            found += _files(entry, f"{prefix}{entry.name}/")
+        else:
+            found.append((prefix + entry.name, entry))
+    return found
+
+
+@cache
+def static_version() -> str:
+    """A digest of every file of the front end (their names and contents): the version in
+    their addresses."""
+    digest = hashlib.sha256()
+    for name, entry in _files(resources.files("hisss.server").joinpath("static")):
+        digest.update(name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+@cache
 def index_html() -> str:
-    """The front end's page, from the package's data."""
-    return resources.files("hisss.server").joinpath("static/index.html").read_text("utf-8")
+    """The front end's page, from the package's data, naming its files' versioned addresses."""
+    page = resources.files("hisss.server").joinpath("static/index.html").read_text("utf-8")
+    return page.replace('="/static/', f'="/static/{static_version()}/')
+
+
+class VersionedFiles(StaticFiles):
+    """The front end's files under their versioned address, kept by browsers for a year."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = LONG_CACHE
+        return response
+
+
+class CurrentFiles(StaticFiles):
+    """The same files under their plain address, checked again before each use."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 class Guard:
@@ -257,17 +311,20 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             ProtocolError(ErrorCode.SERVER_ERROR, "the server failed on this request")
         )
 
+    def page() -> HTMLResponse:
+        return HTMLResponse(index_html(), headers={"Cache-Control": "no-cache"})
+
     @app.get("/", include_in_schema=False)
     async def index() -> HTMLResponse:
-        return HTMLResponse(index_html())
+        return page()
 
     @app.get("/g/{code}", include_in_schema=False)
     async def game_page(code: str) -> HTMLResponse:
-        return HTMLResponse(index_html())
+        return page()
 
     @app.get("/replay/{replay_id}", include_in_schema=False)
     async def replay_page(replay_id: str) -> HTMLResponse:
-        return HTMLResponse(index_html())
+        return page()
 
     @app.get("/healthz", summary="Is the server up, and does its database answer")
     async def health(request: Request) -> JSONResponse:
@@ -288,5 +345,11 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
         service: GameService = websocket.app.state.service
         await Session(websocket, service, settings).run(key)
 
-    app.mount("/static", StaticFiles(packages=[("hisss.server", "static")]), name="static")
+    app.mount(
+        f"/static/{static_version()}",
+        VersionedFiles(packages=[("hisss.server", "static")]),
+        name="versioned",
+    )
+    app.mount("/static", CurrentFiles(packages=[("hisss.server", "static")]), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=512)
     return Guard(app, settings)

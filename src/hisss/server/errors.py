@@ -81,6 +81,12 @@ class ErrorCode(StrEnum):
     BAD_RECORD = "bad_record", 422, "the uploaded game record is not a valid record of a game"
     BAD_STEP = "bad_step", 400, "the replay has no such step"
     NOT_FINISHED = "not_finished", 409, "the game is not over, so its record is not available yet"
+    NO_REMATCH = (
+        "no_rematch",
+        409,
+        "a rematch cannot be asked for now: the game is not over, or it was asked for already",
+    )
+    NO_HINT = "no_hint", 409, "a hint is given to the seat that is to place a drawn card"
     CONFLICT = "conflict", 409, "another action was stored first; the fresh state follows"
     NOT_FOUND = "not_found", 404, "no such page or endpoint"
     SERVER_ERROR = "server_error", 500, "the server failed; nothing was changed"

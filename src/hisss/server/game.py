@@ -12,7 +12,12 @@ refuse, and can always throw the cache away and rebuild.
 The log's entries are those of :class:`hisss.storage.EntryKind`: ``starter`` (the server draws the
 first card, nobody's turn), ``draw`` (a seat draws; ``card`` is the card), ``play`` (a seat places
 the drawn card; ``action`` in notation), ``bot`` (a person seat is handed to a bot of level
-``action``), ``person`` (the seat's holder takes it back from the bot).
+``action``), ``person`` (the seat's holder takes it back from the bot), and after the end
+``rematch``: a seat asks for a rematch, or (with no seat) the rematch game ``action`` was made.
+
+The view of a game carries what its page shows besides the table: the log of the moves and
+claims (``log``), which placements of the drawn card would complete a snake (``claims``, for
+beginners) and the rematch asked for.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hisss.bots.features import claim_of
 from hisss.core import (
     Action,
     Card,
@@ -55,10 +61,12 @@ class LogError(HisssError):
 
 @dataclass(frozen=True, slots=True)
 class Presence:
-    """Whether a seat's player is connected, and for how long they have been away."""
+    """Whether a seat's player is connected, for how long they have been away, and whether
+    they have connected at all (a seat whose link nobody has opened yet waits longer)."""
 
     connected: bool
     away_seconds: float | None
+    arrived: bool = True
 
 
 def seat_view(number: int, seat: Seat, presence: Presence | None = None) -> dict[str, Any]:
@@ -74,6 +82,7 @@ def seat_view(number: int, seat: Seat, presence: Presence | None = None) -> dict
         "open": seat.open,
         "connected": presence.connected if presence is not None else False,
         "away_seconds": presence.away_seconds if presence is not None else None,
+        "arrived": presence.arrived if presence is not None else False,
     }
 
 
@@ -101,6 +110,8 @@ class LiveGame:
         self.status = stored.status
         self.created_at = stored.created_at
         self.token_hashes = dict(stored.token_hashes)
+        self.public = stored.public
+        self.pace = stored.pace
         self.game = Game(
             Rules.from_mapping(stored.rules),
             Deck.from_mapping(stored.deck),
@@ -110,6 +121,11 @@ class LiveGame:
         )
         self.version = 0
         self.last_event: dict[str, Any] | None = None
+        #: Every step but the draws, as its ``last_event``: the page's log of moves.
+        self.history: list[dict[str, Any]] = []
+        #: The seats (from 0) that asked for a rematch, and the rematch's code once made.
+        self.rematch_votes: set[int] = set()
+        self.rematch_code: str | None = None
         for entry in log:
             try:
                 self.apply(entry)
@@ -178,6 +194,13 @@ class LiveGame:
         """The random generator of the next bot decision: fixed by the seed and the version, so a
         game rebuilt after a restart makes the same choice."""
         return random.Random(f"hisss-bot:{self.game.seed}:{self.version}")
+
+    def hint_position(self, seat: int) -> tuple[State, random.Random]:
+        """A copy of the position for a hint to ``seat``, a person who is to place the drawn
+        card, and the random generator the expert bot thinks with; raises ``no_hint``."""
+        if self.to_move != seat or self.phase is not Phase.PLACE or self.seats[seat].is_bot:
+            raise ProtocolError(ErrorCode.NO_HINT, "a hint is for your turn, once you have drawn")
+        return self.state.copy(), self.bot_rng()
 
     # ------------------------------------------------------------------ planning steps
 
@@ -269,6 +292,46 @@ class LiveGame:
             )
         return LogEntry(self.version + 1, EntryKind.BOT, seat=seat, action=level, by_seat=by)
 
+    @property
+    def rematch_seats(self) -> list[int]:
+        """The seats (from 0) whose holders must ask for a rematch before it starts: every seat
+        that was a person's (bots come along as they are)."""
+        return sorted(self.token_hashes)
+
+    def plan_rematch(self, seats: Sequence[int]) -> LogEntry:
+        """The entry of the first of ``seats`` (one, or a device's) that has not asked for a
+        rematch of the finished game asking for it."""
+        if self.status is not GameStatus.FINISHED:
+            raise ProtocolError(ErrorCode.NO_REMATCH, "a rematch is asked for after the end")
+        if self.rematch_code is not None:
+            raise ProtocolError(
+                ErrorCode.NO_REMATCH, f"the rematch is made already: game {self.rematch_code}"
+            )
+        if not set(seats) <= set(self.rematch_seats):
+            raise ProtocolError(ErrorCode.NOT_A_PERSON, "only the people at the table ask")
+        waiting = [seat for seat in seats if seat not in self.rematch_votes]
+        if not waiting:
+            raise ProtocolError(ErrorCode.NO_REMATCH, "you have asked for the rematch already")
+        seat = waiting[0]
+        return LogEntry(self.version + 1, EntryKind.REMATCH, seat=seat, by_seat=seat)
+
+    def rematch_agreed(self) -> bool:
+        """Whether every seat that must has asked for the rematch, and it is not made yet."""
+        return self.rematch_code is None and set(self.rematch_seats) <= self.rematch_votes
+
+    def plan_rematch_made(self, code: str) -> LogEntry:
+        """The entry saying the agreed rematch is the game ``code``."""
+        if not self.rematch_agreed():
+            raise ProtocolError(ErrorCode.NO_REMATCH, "the rematch is not agreed by every seat")
+        return LogEntry(self.version + 1, EntryKind.REMATCH, action=code)
+
+    def rematch_seating(self) -> tuple[Seat, ...]:
+        """The seats of the rematch: the same people (reserved for the same holders) and bots."""
+        return tuple(
+            Seat.person(seat.name) if i in self.token_hashes else seat
+            for i, seat in enumerate(self.seats)
+        )
+
     def plan_take_back(self, seat: int) -> LogEntry:
         """The entry giving seat ``seat`` back to its person after a bot played it."""
         self._check_running()
@@ -323,6 +386,15 @@ class LiveGame:
             if self.to_move != seat or self.phase is not Phase.PLACE or entry.action is None:
                 raise LogError(f"seat {seat + 1} places out of turn")
             event = play_event(entry.seq, game.place(parse_action(entry.action)))
+        elif entry.kind is EntryKind.REMATCH:
+            if self.status is not GameStatus.FINISHED:
+                raise LogError(f"entry {entry.seq}: a rematch before the end")
+            if entry.seat is None:
+                self.rematch_code = entry.action
+                event["code"] = entry.action
+            else:
+                self.rematch_votes.add(self._entry_seat(entry))
+                event["seat"] = entry.seat + 1
         else:
             seat = self._entry_seat(entry)
             target = self.seats[seat]
@@ -341,6 +413,8 @@ class LiveGame:
                 event["by"] = entry.by_seat + 1
         self.version = entry.seq
         self.last_event = event
+        if entry.kind is not EntryKind.DRAW:
+            self.history.append(event)
         if game.is_over() and self.status is GameStatus.RUNNING:
             self.status = GameStatus.FINISHED
 
@@ -376,6 +450,7 @@ class LiveGame:
         result = state.result()
         phase = self.phase
         to_move = self.to_move
+        legal = state.legal_actions() if phase is Phase.PLACE else []
         return {
             "type": "state",
             "game": self.id,
@@ -385,12 +460,29 @@ class LiveGame:
             "phase": phase.value,
             "to_move": to_move + 1 if to_move is not None else None,
             "drawn": str(state.drawn) if state.drawn is not None else None,
-            "legal": [str(a) for a in state.legal_actions()] if phase is Phase.PLACE else [],
+            "legal": [str(a) for a in legal],
+            "claims": {str(a): n for a in legal if (n := claim_of(state, a))},
             **table_view(state, result),
             "turn": state.turns,
             "seats": self.seat_views(presence),
             "last_event": self.last_event,
+            # A copy: the message may be sent after the game has moved on.
+            "log": list(self.history),
+            "pace": self.pace,
+            "public": self.public,
+            "rematch": self.rematch_view(),
             "result": self.result(),
+        }
+
+    def rematch_view(self) -> dict[str, Any] | None:
+        """Who must ask for the rematch, who has, and its game's code once made; ``None``
+        before the end."""
+        if self.status is not GameStatus.FINISHED:
+            return None
+        return {
+            "needed": [s + 1 for s in self.rematch_seats],
+            "asked": sorted(s + 1 for s in self.rematch_votes),
+            "code": self.rematch_code,
         }
 
     def summary(self, presence: Sequence[Presence] | None = None) -> dict[str, Any]:
@@ -408,6 +500,8 @@ class LiveGame:
             "players": self.players,
             "seats": self.seat_views(presence),
             "open_seats": [i + 1 for i, s in enumerate(self.seats) if s.open],
+            "public": self.public,
+            "pace": self.pace,
             "to_move": self.to_move + 1 if self.to_move is not None else None,
             "cards_left": self.state.remaining,
             "created_at": self.created_at.isoformat(),

@@ -11,8 +11,10 @@ lives in Redis too.
 Presence: a seat is *connected* while at least one authenticated session holds it. A seat that
 never connected since this process started counts as away since the game's first subscriber
 (or seat holder) here arrived, so that nobody waits forever for a player who never came (after a
-restart every seat is away from the restart on). What is known of a game's presence is forgotten
-when its last subscriber here leaves, so memory does not grow with the games ever played.
+restart every seat is away from the restart on); it has not *arrived*, and the service lets it
+wait longer (``unseen_seconds``) than a seat whose holder came and went (``away_seconds``).
+What is known of a game's presence is forgotten when its last subscriber here leaves, so memory
+does not grow with the games ever played.
 """
 
 from __future__ import annotations
@@ -153,8 +155,9 @@ class LocalHub(Hub):
             if self._connections.get(key, 0) > 0:
                 out.append(Presence(True, None))
             else:
-                since = self._away_since.get(key, first)
-                out.append(Presence(False, round(now - since, 1)))
+                since = self._away_since.get(key)
+                away = now - (first if since is None else since)
+                out.append(Presence(False, round(away, 1), since is not None))
         return out
 
     def forget(self, game_id: str) -> None:

@@ -199,7 +199,7 @@ class RedisHub(LocalHub):
                 continue
             times = [t for t in (self._away_since.get(key), away.get(seat)) if t is not None]
             since = max(times) if times else first
-            out.append(Presence(False, round(max(0.0, now - since), 1)))
+            out.append(Presence(False, round(max(0.0, now - since), 1), bool(times)))
         return out
 
     def sizes(self) -> dict[str, int]:

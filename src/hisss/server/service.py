@@ -33,14 +33,16 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
-from hisss.core import HisssError, Rules
+from hisss.core import Action, HisssError
 from hisss.record import GameRecord, SeatKind
 from hisss.server.errors import ErrorCode, ProtocolError
-from hisss.server.game import LiveGame, LogError, seat_view
+from hisss.server.game import LiveGame, LogError
 from hisss.server.hub import Hub
+from hisss.server.lobby import is_listed, listing
 from hisss.server.settings import Settings
 from hisss.server.setup import GameSpec, clean_name, new_token, token_hash
 from hisss.storage import (
@@ -117,8 +119,7 @@ class GameService:
 
     @property
     def bots_playing(self) -> int:
-        """The number of games in which the server is taking steps of its own now (a bot's
-        draw or placement, the starter): ``GET /healthz`` reports it."""
+        """The games in which the server takes steps of its own now (``GET /healthz``)."""
         return len(self._drivers)
 
     # ------------------------------------------------------------------ loading
@@ -236,29 +237,16 @@ class GameService:
         """A game's summary, with presence."""
         return live.summary(self.hub.presence(live.id, live.players))
 
-    async def list_games(self, status: GameStatus | None, limit: int) -> list[dict[str, Any]]:
-        """Short summaries of games (no state), the most recently changed first."""
-        games = await self.store.list_games(status, limit)
+    async def list_games(self, status: GameStatus, limit: int) -> list[dict[str, Any]]:
+        """The lobby's list of public games of ``status``, the most recently changed first
+        (see :mod:`hisss.server.lobby`)."""
+        games = await self.store.list_games(status, limit, public=True)
+        now = datetime.now(UTC)
         out = []
         for game in games:
             presence = self.hub.presence(game.id, game.players)
-            out.append(
-                {
-                    "id": game.id,
-                    "code": game.code,
-                    "title": game.title,
-                    "status": game.status.value,
-                    "version": game.version,
-                    "preset": Rules.from_mapping(game.rules).preset,
-                    "deck": game.deck.get("name"),
-                    "players": game.players,
-                    "seats": [seat_view(i, s, presence[i]) for i, s in enumerate(game.seats)],
-                    "open_seats": [i + 1 for i, s in enumerate(game.seats) if s.open],
-                    "created_at": game.created_at.isoformat(),
-                    "updated_at": game.updated_at.isoformat(),
-                    "result": game.result,
-                }
-            )
+            if is_listed(game, presence, now, self.settings.idle_seconds):
+                out.append(listing(game, presence))
         return out
 
     async def publish(self, live: LiveGame) -> None:
@@ -268,12 +256,18 @@ class GameService:
     # ------------------------------------------------------------------ creating and joining
 
     async def create_game(self, spec: GameSpec) -> CreatedGame:
-        """Store a new game; every reserved person seat gets a token, returned once here."""
+        """Store a new game; each reserved person seat gets a token (on one device, one for all)."""
+        shared = new_token() if spec.device else None
         tokens = {
-            i: new_token()
+            i: shared or new_token()
             for i, seat in enumerate(spec.seats)
             if seat.kind is SeatKind.PERSON and not seat.open
         }
+        return await self._create(spec, {i: token_hash(t) for i, t in tokens.items()}, tokens)
+
+    async def _create(
+        self, spec: GameSpec, hashes: dict[int, str], tokens: dict[int, str]
+    ) -> CreatedGame:
         any_open = any(s.open for s in spec.seats)
         stored = await self.store.create_game(
             NewGame(
@@ -283,7 +277,9 @@ class GameService:
                 seats=spec.seats,
                 status=GameStatus.OPEN if any_open else GameStatus.RUNNING,
                 title=spec.title,
-                token_hashes={i: token_hash(token) for i, token in tokens.items()},
+                token_hashes=hashes,
+                public=spec.public,
+                pace=spec.pace,
             )
         )
         log.info("game %s (%s) created with %d seats", stored.id, stored.code, stored.players)
@@ -327,17 +323,22 @@ class GameService:
             await self.publish(live)
         return live, seat, token
 
-    def authenticate(self, live: LiveGame, token: object) -> int:
-        """The seat (from 0) whose token ``token`` is; raises ``bad_token``."""
+    def authenticate(self, live: LiveGame, token: object) -> tuple[int, ...]:
+        """The seats (from 0) whose token ``token`` is: one, or every person seat of a game on
+        one device; raises ``bad_token``."""
         if not isinstance(token, str) or not 0 < len(token) <= 256:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "a seat token is text of up to 256 characters")
         hashed = token_hash(token)
-        for seat, stored in live.token_hashes.items():
-            if hmac.compare_digest(stored, hashed):
-                return seat
-        raise ProtocolError(
-            ErrorCode.BAD_TOKEN, "this token is not the token of any seat of this game"
+        seats = tuple(
+            seat
+            for seat, stored in sorted(live.token_hashes.items())
+            if hmac.compare_digest(stored, hashed)
         )
+        if not seats:
+            raise ProtocolError(
+                ErrorCode.BAD_TOKEN, "this token is not the token of any seat of this game"
+            )
+        return seats
 
     # ------------------------------------------------------------------ steps
 
@@ -378,7 +379,7 @@ class GameService:
             _check_person(live, by)
             entry = live.plan_hand_over(seat, chosen, by)
             here = self.hub.presence(live.id, live.players)[seat]
-            limit = self.settings.away_seconds
+            limit = self.settings.away_seconds if here.arrived else self.settings.unseen_seconds
             if here.connected or (here.away_seconds or 0.0) < limit:
                 raise ProtocolError(
                     ErrorCode.SEAT_NOT_AWAY,
@@ -388,6 +389,30 @@ class GameService:
             return entry
 
         return await self._step(game_id, version, plan)
+
+    async def rematch(self, game_id: str, seats: tuple[int, ...]) -> LiveGame:
+        """The holder of ``seats`` (a device's all) asks for a rematch; once every person seat
+        has, it is made (the same seats and tokens, a new deal) and the state names its code."""
+        for _seat in seats:
+            live = await self._step(game_id, None, lambda live: live.plan_rematch(seats))
+            if set(seats) <= live.rematch_votes:
+                break
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            if not live.rematch_agreed():
+                return live
+            spec = GameSpec(
+                live.rules, live.deck, live.rematch_seating(), live.title, live.public, live.pace
+            )
+            created = await self._create(spec, dict(live.token_hashes), {})
+            await self._commit(live, live.plan_rematch_made(created.game.code))
+            log.info("game %s: rematch %s", game_id, created.game.code)
+        return live
+
+    async def hint(self, game_id: str, seat: int) -> Action:
+        """The expert bot's choice for ``seat``, which is to place its drawn card."""
+        position, rng = (await self._load(game_id)).hint_position(seat)
+        return await asyncio.to_thread(make_level("expert").choose, position, rng)
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
@@ -506,8 +531,9 @@ class GameService:
                     assert seat is not None
                     level = live.seats[seat].level or "medium"
                     rng = live.bot_rng()
-                if self.settings.bot_delay > 0:
-                    await asyncio.sleep(self.settings.bot_delay)
+                    delay = self.settings.step_delay(live.pace)
+                if delay > 0:
+                    await asyncio.sleep(delay)
                 choice = None
                 if thinking is not None:
                     bot = make_level(level)
@@ -547,9 +573,10 @@ class GameService:
 
     # ------------------------------------------------------------------ presence
 
-    async def seat_connected(self, live: LiveGame, seat: int) -> None:
-        """A session now holds ``seat``: tell the others."""
-        self.hub.connected(live.id, seat)
+    async def seats_connected(self, live: LiveGame, seats: tuple[int, ...]) -> None:
+        """A session now holds ``seats``: tell the others."""
+        for seat in seats:
+            self.hub.connected(live.id, seat)
         # The newest copy: ``live`` may have been rebuilt since the session looked it up.
         await self.publish(self._live.get(live.id, live))
 
@@ -560,11 +587,8 @@ class GameService:
         if live is not None:
             await self.publish(live)
 
-    # ------------------------------------------------------------------ records
-
     async def record(self, key: object, partial: bool = False) -> GameRecord:
-        """The record of a finished game; raises ``not_finished`` before its end unless
-        ``partial``, which gives the record so far (without the seed)."""
+        """A finished game's record (``partial``: so far, without the seed)."""
         live = await self.find(key)
         if live.status is GameStatus.OPEN:
             raise ProtocolError(ErrorCode.NOT_STARTED, "the game is waiting for players to join")

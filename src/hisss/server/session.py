@@ -1,7 +1,8 @@
 """A websocket session: one client following one game, as an explicit state machine.
 
-States: ``HELLO`` (the connection is open and must say who it is), ``SEAT`` (it acts for one
-seat, proven by the seat's token) or ``SPECTATOR`` (it watches), then ``CLOSED``. Every message
+States: ``HELLO`` (the connection is open and must say who it is), ``SEAT`` (it acts for the
+seat, or on one device the seats, whose token it showed) or ``SPECTATOR`` (it watches), then
+``CLOSED``. Every message
 read is checked in this order: text frame, size, rate, JSON, shape, type, state; a message that
 fails gets an ``error`` message with a stable code and changes nothing, and the connection stays
 open. A connection is closed only for abuse (too many oversized, rate-limited or failed hello
@@ -66,7 +67,17 @@ MAX_OUTBOX = 256
 NO_VERSION = -1
 
 #: The message types a client may send.
-CLIENT_TYPES = ("hello", "draw", "play", "replace_with_bot", "take_seat", "sync", "ping")
+CLIENT_TYPES = (
+    "hello",
+    "draw",
+    "play",
+    "replace_with_bot",
+    "take_seat",
+    "rematch",
+    "hint",
+    "sync",
+    "ping",
+)
 
 
 class Phase(Enum):
@@ -97,7 +108,8 @@ class Session:
         self.phase = Phase.HELLO
         self.live: LiveGame | None = None
         self.game_id = ""
-        self.seat: int | None = None
+        #: The seats this connection holds (from 0): one, or all the people of a device game.
+        self.seats: tuple[int, ...] = ()
         self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.bucket = Bucket(settings.rate_burst, settings.rate_per_second)
         self.strikes = 0
@@ -191,8 +203,8 @@ class Session:
             self.phase = Phase.CLOSED
             if self._subscribed:
                 self.service.hub.unsubscribe(self.game_id, self)
-            if self.seat is not None:
-                await self.service.seat_disconnected(self.game_id, self.seat)
+            for seat in self.seats:
+                await self.service.seat_disconnected(self.game_id, seat)
             self.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 5)
@@ -336,9 +348,9 @@ class Session:
                 )
             self.send(fresh)
             return
-        if self.phase is Phase.SPECTATOR or self.seat is None:
+        if self.phase is Phase.SPECTATOR or not self.seats:
             raise ProtocolError(ErrorCode.SPECTATOR, "spectators watch the game; they cannot act")
-        seat = self.seat
+        seat = self._acting_seat(message)
         if kind == "draw":
             version = _version(message, required=True)
             pick = message.get("pick")
@@ -369,6 +381,25 @@ class Session:
             )
         elif kind == "take_seat":
             self.live = await self.service.take_back(self.game_id, seat)
+        elif kind == "rematch":
+            self.live = await self.service.rematch(self.game_id, self.seats)
+        elif kind == "hint":
+            action = await self.service.hint(self.game_id, seat)
+            self.send({"type": "hint", "seat": seat + 1, "action": str(action)})
+
+    def _acting_seat(self, message: dict[str, Any]) -> int:
+        """The seat a message acts for: its ``seat`` (from 1), which this connection must hold;
+        without one, the seat held that is to move, else the first held."""
+        asked = message.get("seat")
+        if "seat" in message and message.get("type") != "replace_with_bot":
+            if isinstance(asked, bool) or not isinstance(asked, int) or asked - 1 not in self.seats:
+                raise ProtocolError(
+                    ErrorCode.BAD_MESSAGE, "seat must be the number of a seat this connection holds"
+                )
+            return asked - 1
+        assert self.live is not None
+        to_move = self.live.to_move
+        return to_move if to_move in self.seats else self.seats[0]
 
     async def _hello(self, message: dict[str, Any]) -> None:
         if self.phase is not Phase.HELLO:
@@ -384,7 +415,7 @@ class Session:
         elif token is not None:
             try:
                 self.live = await self.service.find(self.game_id)
-                self.seat = self.service.authenticate(self.live, token)
+                self.seats = self.service.authenticate(self.live, token)
             except ProtocolError:
                 self.hello_failures += 1
                 if self.hello_failures >= self.settings.max_hello_failures:
@@ -406,11 +437,13 @@ class Session:
                 "code": live.code,
                 "title": live.title,
                 "role": self.phase.value,
-                "seat": self.seat + 1 if self.seat is not None else None,
+                "seat": self.seats[0] + 1 if self.seats else None,
+                "seats": [seat + 1 for seat in self.seats],
                 "rules": live.rules.to_mapping(),
                 "deck": live.deck.name,
                 "deck_size": live.deck.size,
                 "away_seconds": self.settings.away_seconds,
+                "unseen_seconds": self.settings.unseen_seconds,
                 "levels": list(LEVEL_NAMES),
                 "limits": {
                     "max_message_bytes": self.settings.max_message_bytes,
@@ -419,9 +452,9 @@ class Session:
                 },
             }
         )
-        if self.seat is not None:
-            # Publishing tells everyone (this session included) that the seat is here.
-            await self.service.seat_connected(live, self.seat)
+        if self.seats:
+            # Publishing tells everyone (this session included) that the seats are here.
+            await self.service.seats_connected(live, self.seats)
         else:
             self.send(self.service.view(live))
 

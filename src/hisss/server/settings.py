@@ -1,4 +1,13 @@
-"""The server's settings: database, Redis, bot pace, presence, limits and allowed origins."""
+"""The server's settings: database, Redis, bot pace, presence, limits and allowed origins.
+
+A game's bots play at the pace its creator chose: a bot's move (its draw and its placement) takes
+:attr:`Settings.bot_delay` seconds at the ``normal`` pace, times :data:`PACES`'s factor at the
+others, half before the draw and half before the placement.
+
+>>> settings = Settings(database="sqlite+pysqlite:///games.db")
+>>> [round(settings.step_delay(pace) * 2, 2) for pace in PACES]
+[0.25, 0.7, 1.6]
+"""
 
 from __future__ import annotations
 
@@ -6,6 +15,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from hisss.core import ConfigError
+
+#: The bot paces a game can have, with the factor of the normal move time each takes.
+PACES: dict[str, float] = {"fast": 5 / 14, "normal": 1.0, "slow": 16 / 7}
 
 #: The URL schemes of Redis addresses.
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -17,10 +29,18 @@ class Settings:
 
     #: The SQLAlchemy async URL of the database (see :func:`hisss.storage.database_url`).
     database: str
-    #: Seconds a bot waits before each of its steps, so that people can follow (0 in tests).
-    bot_delay: float = 0.8
-    #: Seconds a person seat must have been away before another player may hand it to a bot.
+    #: Seconds a bot's move (draw and placement) takes at the normal pace, so that people can
+    #: follow (0 in tests); see :data:`PACES`.
+    bot_delay: float = 0.7
+    #: Seconds a person seat must have been away, after its holder connected, before another
+    #: player may hand it to a bot.
     away_seconds: float = 60.0
+    #: Seconds a person seat whose holder has not connected yet (the link not yet opened) waits
+    #: before it may be handed to a bot.
+    unseen_seconds: float = 600.0
+    #: Seconds after its last step that a running game nobody follows leaves the lobby's list of
+    #: games being played.
+    idle_seconds: float = 900.0
     #: The largest websocket message the server reads, in bytes.
     max_message_bytes: int = 4096
     #: The largest HTTP request body, in bytes, except uploads of game records.
@@ -58,6 +78,10 @@ class Settings:
                 f"Redis URL {self.redis.split('@')[-1]!r} must start with "
                 + ", ".join(REDIS_SCHEMES)
             )
+
+    def step_delay(self, pace: str) -> float:
+        """Seconds a bot waits before each of its steps in a game of ``pace``."""
+        return self.bot_delay * PACES.get(pace, 1.0) / 2
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """True for requests without an ``Origin`` (not from a web page), from the server's own

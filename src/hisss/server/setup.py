@@ -14,6 +14,7 @@ from hisss.bots import LEVEL_NAMES
 from hisss.core import BUILTIN_DECKS, ConfigError, Deck, Rules, get_deck
 from hisss.record import Seat, SeatKind
 from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.settings import PACES
 
 #: The longest name a seat may have.
 MAX_NAME = 40
@@ -55,6 +56,12 @@ class GameSpec:
     deck: Deck
     seats: tuple[Seat, ...]
     title: str = ""
+    #: Whether the lobby lists the game.
+    public: bool = False
+    #: The bots' pace (a key of :data:`hisss.server.settings.PACES`).
+    pace: str = "normal"
+    #: Played on one device: every person seat is held with one token, and none is open.
+    device: bool = False
 
 
 def build_spec(
@@ -63,10 +70,19 @@ def build_spec(
     deck: str,
     seats: Sequence[Seat],
     title: str | None = None,
+    *,
+    public: bool = False,
+    pace: str = "normal",
+    device: bool = False,
 ) -> GameSpec:
     """Check a game's set-up; raises :class:`ProtocolError` (``bad_rules``, ``bad_deck``,
     ``bad_seats``, ``bad_level``) with the reason. A seat without a name gets one (``Player 2``,
-    ``Bot 3 (hard)``); a bot without a level plays at ``medium``."""
+    ``Bot 3 (hard)``); a bot without a level plays at ``medium``. A game on one ``device`` has
+    no open seat."""
+    if pace not in PACES:
+        raise ProtocolError(
+            ErrorCode.BAD_RULES, f"unknown bot pace {pace!r} (paces: {', '.join(PACES)})"
+        )
     if not isinstance(options, dict):
         raise ProtocolError(ErrorCode.BAD_RULES, "set must be an object of rule options")
     if "preset" in options:
@@ -121,4 +137,10 @@ def build_spec(
         raise ProtocolError(
             ErrorCode.BAD_SEATS, "a game needs at least one person (bots play on alone)"
         )
-    return GameSpec(rules, the_deck, tuple(checked), clean_name(title, "", "title"))
+    if device and any(s.open for s in checked):
+        raise ProtocolError(
+            ErrorCode.BAD_SEATS, "a game on one device has no open seat: everyone is here"
+        )
+    return GameSpec(
+        rules, the_deck, tuple(checked), clean_name(title, "", "title"), public, pace, device
+    )

@@ -2,8 +2,8 @@
 
 * ``meta``: key/value rows; ``schema_version`` says which layout the database has.
 * ``games``: one row per game: its public short code, status, rules and deck (as the record format
-  writes them), the secret seed of its shuffle, a title, the version (the length of its log) and
-  the result once finished.
+  writes them), the secret seed of its shuffle, a title, the version (the length of its log), the
+  result once finished, whether the lobby lists it (``public``) and the pace of its bots.
 * ``seats``: one row per seat of a game: person or bot (with its level), the name shown, whether it
   is still open for someone to join, and the SHA-256 of the seat's secret token (never the token).
 * ``actions``: the append-only log of a game, numbered from 1; ``(game_id, seq)`` is unique, so the
@@ -60,6 +60,8 @@ class GameRow(Base):
     title: Mapped[str] = mapped_column(String(80), default="")
     version: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    pace: Mapped[str] = mapped_column(String(8), default="normal")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
@@ -82,6 +82,8 @@ def _game(row: GameRow, seats: Sequence[SeatRow]) -> StoredGame:
             for s in sorted(seats, key=lambda s: s.seat)
         ),
         token_hashes={s.seat: s.token_hash for s in seats if s.token_hash},
+        public=bool(row.public),
+        pace=row.pace,
     )
 
 
@@ -196,10 +198,11 @@ class Store:
         return await self._run(_get_game, key)
 
     async def list_games(
-        self, status: GameStatus | None = None, limit: int = 50
+        self, status: GameStatus | None = None, limit: int = 50, *, public: bool = False
     ) -> list[StoredGame]:
-        """Games, the most recently changed first; only those of ``status`` if given."""
-        return await self._run(_list_games, status, limit)
+        """Games, the most recently changed first; only those of ``status`` if given, only
+        the public ones if ``public``."""
+        return await self._run(_list_games, status, limit, public)
 
     async def game_ids(self, status: GameStatus) -> list[str]:
         """The ids of every game of ``status``, oldest change first."""
@@ -262,16 +265,31 @@ class Store:
 # ---------------------------------------------------------------------- the transactions
 
 
+#: What brings a database of each older schema version to the next one. Version 2 adds who sees
+#: a game in the lobby and its bots' pace; the games of version 1 were all listed, and stay so.
+_UPGRADES = {
+    1: (
+        "ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT TRUE",
+        "ALTER TABLE games ADD COLUMN pace VARCHAR(8) NOT NULL DEFAULT 'normal'",
+    ),
+}
+
+
 def _prepare(session: Session) -> None:
     Base.metadata.create_all(session.connection())
     row = session.get(MetaRow, "schema_version")
     if row is None:
         session.add(MetaRow(key="schema_version", value=str(SCHEMA_VERSION)))
-    elif not row.value.isdigit() or int(row.value) > SCHEMA_VERSION:
+        return
+    if not row.value.isdigit() or int(row.value) > SCHEMA_VERSION:
         raise StorageError(
             f"has schema version {row.value!r}, newer than this hisss reads "
             f"({SCHEMA_VERSION}); upgrade hisss"
         )
+    for version in range(int(row.value), SCHEMA_VERSION):
+        for statement in _UPGRADES[version]:
+            session.execute(text(statement))
+    row.value = str(SCHEMA_VERSION)
 
 
 def _ping(session: Session) -> None:
@@ -296,6 +314,8 @@ def _create_game(session: Session, new: NewGame, game_id: str, code: str) -> Sto
         title=new.title,
         version=0,
         result=None,
+        public=new.public,
+        pace=new.pace,
         created_at=now,
         updated_at=now,
     )
@@ -329,10 +349,14 @@ def _get_game(session: Session, key: str) -> StoredGame | None:
     return _game(row, list(seats))
 
 
-def _list_games(session: Session, status: GameStatus | None, limit: int) -> list[StoredGame]:
+def _list_games(
+    session: Session, status: GameStatus | None, limit: int, public: bool
+) -> list[StoredGame]:
     query = select(GameRow).order_by(GameRow.updated_at.desc(), GameRow.id).limit(limit)
     if status is not None:
         query = query.where(GameRow.status == status.value)
+    if public:
+        query = query.where(GameRow.public.is_(True))
     rows = list(session.execute(query).scalars())
     if not rows:
         return []

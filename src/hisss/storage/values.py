@@ -52,6 +52,9 @@ class EntryKind(StrEnum):
     BOT = "bot"
     #: The seat's person takes it back from the bot.
     PERSON = "person"
+    #: After the end: a seat asks for a rematch (``seat``), or the rematch is made (no seat;
+    #: ``action``: the new game's code).
+    REMATCH = "rematch"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,10 @@ class StoredGame:
     seats: tuple[Seat, ...]
     #: The SHA-256 of each reserved person seat's token, by seat (from 0).
     token_hashes: dict[int, str] = field(default_factory=dict, repr=False)
+    #: Whether the lobby lists the game.
+    public: bool = False
+    #: How fast its bots play: ``fast``, ``normal`` or ``slow``.
+    pace: str = "normal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +119,10 @@ class NewGame:
     title: str = ""
     #: The SHA-256 of each reserved person seat's token, by seat (from 0).
     token_hashes: dict[int, str] = field(default_factory=dict, repr=False)
+    #: Whether the lobby lists the game.
+    public: bool = False
+    #: How fast its bots play: ``fast``, ``normal`` or ``slow``.
+    pace: str = "normal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,15 +3,21 @@
 :mod:`hisss.tui.match` owns a game in play: the game driver (:class:`hisss.record.Game`) with the
 terminal's bots, hints and undo;
 :mod:`hisss.tui.render` draws cards, snakes, pits and the fan as Rich text;
-:mod:`hisss.tui.widgets` and :mod:`hisss.tui.screens` are the Textual pieces and
-:mod:`hisss.tui.app` the application. :func:`play` runs a game full screen.
+:mod:`hisss.tui.words` says seats and moves in the game's language;
+:mod:`hisss.tui.widgets`, :mod:`hisss.tui.screens` and :mod:`hisss.tui.dialogs` are the Textual
+pieces and :mod:`hisss.tui.app` the application; :mod:`hisss.tui.saving` keeps unfinished games
+and the log of unexpected errors. :func:`play` runs a game full screen.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hisss.i18n import get_catalog
-from hisss.tui.app import DEFAULT_DELAY, HisssApp, describe_action, seat_names
+from hisss.tui import saving
+from hisss.tui.app import DEFAULT_DELAY, HisssApp
 from hisss.tui.match import BOT_PREFIX, Match, parse_players, parse_seat
+from hisss.tui.words import SeatNames, describe_action, describe_placement
 
 
 def play(
@@ -22,8 +28,11 @@ def play(
     delay: float = DEFAULT_DELAY,
     save_path: str | None = None,
     loaded: bool = False,
-) -> None:
-    """Play ``match`` full screen in ``language`` until the players quit."""
+    autosave: Path | None = None,
+) -> HisssApp:
+    """Play ``match`` full screen in ``language`` until the players quit; returns the app, which
+    tells where an unfinished game is kept (:attr:`HisssApp.kept`) and the unexpected error that
+    stopped it, if any (:attr:`HisssApp.failure`)."""
     app = HisssApp(
         match,
         get_catalog(language),
@@ -31,8 +40,10 @@ def play(
         delay=delay,
         save_path=save_path,
         loaded=loaded,
+        autosave=autosave,
     )
     app.run()
+    return app
 
 
 __all__ = [
@@ -40,9 +51,11 @@ __all__ = [
     "DEFAULT_DELAY",
     "HisssApp",
     "Match",
+    "SeatNames",
     "describe_action",
+    "describe_placement",
     "parse_players",
     "parse_seat",
     "play",
-    "seat_names",
+    "saving",
 ]

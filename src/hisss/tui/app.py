@@ -1,129 +1,64 @@
-"""The terminal game: a Textual application around a :class:`~hisss.tui.match.Match`.
-
-The screen, from the top: the turn and the game's options; what the player to move should do;
-then the table on the left (the fan of face-down cards, the "Hisss!" banner and the snakes, which
-scroll) and on the right each player's cards and pit, the drawn card and the list of places it can
-go; at the foot the last thing that happened and the keys.
+"""The terminal game: a Textual application around a :class:`~hisss.tui.match.Match`, drawn by
+:class:`~hisss.tui.view.GameView`. The message at the foot is cleared once it no longer applies
+(a move is made); a terminal smaller than :data:`MIN_SIZE` shows a message instead of the game,
+and the bots wait.
 
 People pick a card from the fan and choose a placement from the list (arrows and Enter, or a
-click; a click on a marked end of a snake chooses a placement there). Bots play by themselves,
-pausing ``delay`` seconds before each move, and think on a worker thread so the screen stays
-live. Keys: ``h`` hint, ``u`` undo, ``s`` save, ``c`` colour-blind letters and symbols, ``?``
-rules, ``q`` quit.
+click; a click on a marked end of a snake chooses a placement there). The arrows and Enter act on
+the fan or the list, whichever the turn needs, wherever the focus is. Bots play by themselves,
+pausing ``delay`` seconds before each move (``+`` and ``-`` change it), and think on a worker
+thread so the screen stays live; they wait while a dialog is open. Keys: ``h`` hint, ``u`` undo,
+``s`` save, ``c`` colour-blind letters and symbols, ``?`` rules, ``q`` quit (asking first while
+the game runs). After every move an unfinished game is kept in ``autosave`` (a folder), where
+``hisss play --resume`` finds it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import ClassVar, TypeVar
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import work
-from textual.app import App, ComposeResult
+from textual import events, work
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.timer import Timer
-from textual.widget import Widget
+from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
-from hisss.core import Action, ActionKind, Snake
+from hisss.core import Action, ActionKind, Card, Placement, Snake
 from hisss.i18n import Catalog
-from hisss.record import Phase, Seat
+from hisss.record import Phase
+from hisss.tui.dialogs import QuitScreen, SaveScreen, why_not_saved
 from hisss.tui.match import Match
-from hisss.tui.render import Look
-from hisss.tui.screens import EndScreen, RulesScreen, SaveScreen, end_report
-from hisss.tui.widgets import FanView, TableView
+from hisss.tui.saving import autosave_path, write_atomically
+from hisss.tui.screens import EndScreen, RulesScreen, end_report
+from hisss.tui.view import GameView
+from hisss.tui.widgets import BannerView, FanView, LogView, TableView
+from hisss.tui.words import describe_action, describe_placement
 
-W = TypeVar("W", bound=Widget)
-
-#: How long the "Hisss!" banner stays, in seconds.
-BANNER_SECONDS = 3.0
+#: The least pause of a bot after a snake was claimed (when bots pause at all), in seconds, so
+#: that the claimed snake is seen on the table before it leaves.
+CLAIM_SECONDS = 1.5
 #: The pause before each bot move unless ``--delay`` says otherwise, in seconds.
 DEFAULT_DELAY = 0.8
-
-CSS = """
-Screen { layout: vertical; }
-#top { height: 1; padding: 0 1; background: $primary-background; }
-#prompt { height: auto; max-height: 2; padding: 0 1; text-style: bold; }
-#body { height: 1fr; }
-#left { width: 1fr; }
-#fan { height: 1; padding: 0 1; }
-#banner { height: auto; display: none; padding: 0 1; background: #ffd43b; color: #000000;
-          text-style: bold; }
-#table-scroll { height: 1fr; padding: 0 1; }
-#table { height: auto; }
-#side { width: 40%; min-width: 30; max-width: 72; padding: 0 1; border-left: tall $primary; }
-#players { height: auto; margin-bottom: 1; text-wrap: nowrap; text-overflow: ellipsis; }
-#drawn { height: auto; margin-bottom: 1; }
-#actions-title { height: 1; text-style: bold; }
-#actions { height: 1fr; min-height: 3; border: none; padding: 0; }
-#legend { height: auto; display: none; margin-top: 1; }
-#status { height: auto; max-height: 2; padding: 0 1; background: $boost; }
-#keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
-#rules-box, #save-box, #end-box { border: round $primary; padding: 0 1; background: $surface; }
-RulesScreen, SaveScreen { align: center middle; }
-#rules-box { width: 90%; max-width: 100; height: 90%; }
-#rules-scroll { height: 1fr; }
-#rules-keys, #save-keys, #end-keys { height: auto; color: $text-muted; }
-#save-box { width: 70%; max-width: 80; height: auto; }
-#save-error { height: auto; color: $error; }
-#end-box { height: 1fr; }
-#end-scroll { height: 1fr; }
-#end-status { height: auto; padding: 0 1; }
-"""
+#: The pauses that ``+`` and ``-`` step through, in seconds.
+DELAYS = (0.0, 0.2, 0.4, 0.8, 1.5, 3.0)
+#: The smallest terminal (columns, lines) the game is laid out in.
+MIN_SIZE = (60, 24)
 
 
-def seat_names(seats: Sequence[Seat], catalog: Catalog) -> list[str]:
-    """The names the game shows for its seats: people by name, bots by level (numbered when the
-    table has more than one bot)."""
-    bots = [i for i, seat in enumerate(seats) if seat.is_bot]
-    names = []
-    for i, seat in enumerate(seats):
-        if not seat.is_bot:
-            names.append(seat.name)
-            continue
-        level = catalog.text(f"level.{seat.level}")
-        if len(bots) > 1:
-            names.append(catalog.text("seat.bot_numbered", number=bots.index(i) + 1, level=level))
-        else:
-            names.append(catalog.text("seat.bot", level=level))
-    return names
-
-
-def describe_action(catalog: Catalog, action: Action) -> str:
-    """A placement in words, such as "snake 2, right end (orange side)"."""
-    if action.kind is ActionKind.NEW:
-        return catalog.text("action.new")
-    assert action.end is not None
-    if action.kind is ActionKind.EXTEND:
-        return catalog.text(
-            f"action.extend.{action.end.value}",
-            snake=action.snake + 1,
-            side=catalog.colour_side(action.side),
-        )
-    if action.kind is ActionKind.CAP:
-        return catalog.text(f"action.cap.{action.end.value}", snake=action.snake + 1)
-    assert action.end2 is not None
-    return catalog.text(
-        "action.join",
-        snake=action.snake + 1,
-        end=catalog.text(f"end.short.{action.end.value}"),
-        snake2=action.snake2 + 1,
-        end2=catalog.text(f"end.short.{action.end2.value}"),
-    )
-
-
-class HisssApp(App[None]):
+class HisssApp(GameView):
     """The terminal game; see the module docstring.
 
     ``save_path`` is the file offered when saving (by default ``hisss-SEED.json``); ``loaded``
-    says the match continues a saved game.
+    says the match continues a saved game; ``autosave`` is the folder of unfinished games
+    (``None``: not kept). After the app ends, :attr:`kept` is the file that keeps the game when it
+    is unfinished, and :attr:`failure` the unexpected error that stopped it, if any.
     """
 
     TITLE = "Hisss"
-    CSS = CSS
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", show=False),
@@ -131,7 +66,12 @@ class HisssApp(App[None]):
         Binding("s", "save", show=False),
         Binding("c", "colour_blind", show=False),
         Binding("question_mark", "rules", show=False),
-        Binding("q", "quit", show=False),
+        Binding("q", "leave", show=False),
+        Binding("plus", "speed(-1)", show=False),
+        Binding("minus", "speed(1)", show=False),
+        *(Binding(key, f"steer('{key}')", show=False) for key in ("left", "right", "up", "down")),
+        Binding("enter", "steer('enter')", show=False),
+        Binding("space", "steer('enter')", show=False),
     ]
 
     def __init__(
@@ -143,70 +83,77 @@ class HisssApp(App[None]):
         delay: float = DEFAULT_DELAY,
         save_path: str | None = None,
         loaded: bool = False,
+        autosave: Path | None = None,
     ) -> None:
-        super().__init__()
-        self.match = match
-        self.catalog = catalog
-        self.look = Look(catalog, colour_blind)
+        super().__init__(match, catalog, colour_blind)
         self.delay = delay
         self.save_path = save_path
         self.loaded = loaded
-        self.names = seat_names(match.game.seats, catalog)
+        self.autosave = autosave
         #: Every snake claimed with its seat, in order ("Hisss!").
         self.claims: list[tuple[int, Snake]] = []
-        #: Every hint shown.
-        self._actions: list[Action] = []
-        self._options_key: tuple[int, object, bool] | None = None
-        self._banner_timer: Timer | None = None
+        self.kept: Path | None = None
+        self.failure: BaseException | None = None
+        #: True while the bots wait for a dialog to close or the terminal to grow.
+        self.bots_waiting = False
         self._end_shown = False
-
-    # ------------------------------------------------------------------ layout
-
-    def compose(self) -> ComposeResult:
-        """The game's widgets (see the module docstring)."""
-        yield Static(id="top")
-        yield Static(id="prompt")
-        with Horizontal(id="body"):
-            with Vertical(id="left"):
-                yield FanView(self.look, id="fan")
-                yield Static(id="banner")
-                with VerticalScroll(id="table-scroll"):
-                    yield TableView(self.look, id="table")
-            with Vertical(id="side"):
-                yield Static(id="players")
-                yield Static(id="drawn")
-                yield Static(id="actions-title")
-                yield OptionList(id="actions")
-                yield Static(id="legend")
-        yield Static(id="status")
-        yield Static(id="keys")
+        self._dialogs = 0
+        self._free = asyncio.Event()
+        self._autosave_failed = False
 
     def on_mount(self) -> None:
         """Greet, name the starter, and let the first player (or bot) move."""
-        catalog, match = self.catalog, self.match
+        catalog, game = self.catalog, self.match.game
+        self.part("#log", LogView).border_title = catalog.text("log.title")
         if self.loaded:
-            greeting = catalog.text("status.loaded", turn=match.game.state.turns + 1)
-        elif match.is_demo():
+            greeting = catalog.text("status.loaded", turn=game.state.turns + 1)
+        elif self.match.is_demo():
             greeting = catalog.text("status.demo")
         else:
             greeting = catalog.text("status.welcome")
-        game = match.game
         if game.cards and not game.placements:
             starter = catalog.text("status.starter", card=catalog.card_name(game.cards[0]))
             greeting = f"{greeting} {starter}"
+        if self.loaded:
+            self.log_entries.append(("text", (greeting,)))
+        elif game.cards:
+            self.log_entries.append(("starter", (game.cards[0],)))
         self.say(greeting)
+        self.fit(self.size.width, self.size.height)
         self.advance()
 
-    # ------------------------------------------------------------------ state of play
+    def on_resize(self, event: events.Resize) -> None:
+        """Lay the game out for the new size, or say it is too small."""
+        self.fit(event.size.width, event.size.height)
 
-    def phase(self) -> str:
-        """``pick`` (a person draws), ``place`` (a person places), ``bot`` or ``over``."""
-        match = self.match
-        if match.is_over():
-            return "over"
-        if match.bot_to_move():
-            return "bot"
-        return "pick" if match.game.phase is Phase.DRAW else "place"
+    def fit(self, width: int, height: int) -> None:
+        """Show the game, or the too-small message, for a terminal ``width`` wide and
+        ``height`` high; the move log grows with the height."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        message = self.part("#too-small", Static)
+        message.display = small
+        self.part("#game", Vertical).display = not small
+        message.update(
+            Text(
+                self.catalog.text(
+                    "small.text",
+                    width=width,
+                    height=height,
+                    min_width=MIN_SIZE[0],
+                    min_height=MIN_SIZE[1],
+                )
+            )
+        )
+        self.part("#log", LogView).styles.height = max(5, min(14, 5 + (height - 24) // 3))
+        if small != self._too_small:
+            self._too_small = small
+            self.unblocked()
+            if self.screen_stack:
+                self.refresh_view()
+                if not small:
+                    self.focus_turn()
+
+    # ------------------------------------------------------------------ layout and turns
 
     def advance(self) -> None:
         """Hand the game to whoever moves next: a person (focus), the bots, or the end screen."""
@@ -216,193 +163,48 @@ class HisssApp(App[None]):
             self.show_end()
         elif phase == "bot":
             self.play_bots()
-        elif phase == "pick":
-            self.part(FanView).focus()
         else:
+            self.focus_turn()
+
+    def focus_turn(self) -> None:
+        """Focus the fan or the list of placements, whichever the person to move uses."""
+        phase = self.phase()
+        if phase == "pick":
+            self.part(FanView).focus()
+        elif phase == "place":
             self.part("#actions", OptionList).focus()
 
-    def alive(self) -> bool:
-        """True while the app runs with its game screen (timers may fire as it closes)."""
-        return self.is_running and bool(self.screen_stack)
+    def blocked(self) -> bool:
+        """True while a dialog is open or the terminal is too small: the bots wait."""
+        return self._dialogs > 0 or self._too_small
 
-    def part(self, selector: str | type[W], expect: type[W] | None = None) -> W:
-        """A widget of the game screen, even while another screen is over it."""
-        screen = self.screen_stack[0]
-        if isinstance(selector, str):
-            assert expect is not None
-            return screen.query_one(selector, expect)
-        return screen.query_one(selector)
+    def unblocked(self) -> None:
+        """Wake the bots when nothing blocks them any more."""
+        if not self.blocked():
+            self._free.set()
 
-    def say(self, text: str) -> None:
-        """Show ``text`` on the status line."""
-        self.part("#status", Static).update(text)
-        if isinstance(self.screen, EndScreen):
-            self.screen.show_status(text)
-
-    # ------------------------------------------------------------------ drawing the screen
-
-    def refresh_view(self) -> None:
-        """Redraw every part of the game screen from the match."""
-        catalog, match, look = self.catalog, self.match, self.look
-        state = match.game.state
-        phase = self.phase()
-        rules = state.rules
-        scoring = catalog.text(f"scoring.{rules.scoring.value}", target=rules.target)
-        top = Text.assemble(
-            (catalog.text("app.title"), "bold"),
-            " · ",
-            catalog.text("top.turn", turn=state.turns + (0 if phase == "over" else 1)),
-            " · ",
-            catalog.text(
-                "top.setup",
-                rules=rules.preset or catalog.text("rules.custom"),
-                deck=state.deck.name,
-                scoring=scoring,
-            ),
-        )
-        self.part("#top", Static).update(top)
-        name = self.names[state.to_move]
-        card = catalog.card_name(state.drawn) if state.drawn is not None else ""
-        prompts = {
-            "pick": catalog.text("phase.pick", name=name),
-            "place": catalog.text("phase.place", name=name, card=card),
-            "bot": catalog.text("phase.bot", name=name),
-            "over": catalog.text("phase.over"),
-        }
-        self.part("#prompt", Static).update(prompts[phase])
-        self.part(FanView).show(look, state.remaining, phase == "pick")
-        self.part("#players", Static).update(self.players_text())
-        drawn = Text(catalog.text("drawn.title"), style="bold")
-        drawn.append("\n")
-        if state.drawn is not None:
-            drawn.append_text(look.card(state.drawn))
-            drawn.append(" " + catalog.card_name(state.drawn))
-        else:
-            drawn.append(catalog.text("drawn.none"), style="italic")
-        self.part("#drawn", Static).update(drawn)
-        self.part("#actions-title", Static).update(catalog.text("actions.title"))
-        self.refresh_actions(phase)
-        legend = self.part("#legend", Static)
-        legend.display = look.colour_blind
-        legend.update(look.legend())
-        keys = {
-            "pick": catalog.text("keys.pick"),
-            "place": catalog.text("keys.place"),
-            "bot": catalog.text("keys.wait"),
-            "over": "",
-        }[phase]
-        common = catalog.text("keys.common")
-        self.part("#keys", Static).update(f"{keys} · {common}" if keys else common)
-        self.refresh_table()
-
-    def players_text(self) -> Text:
-        """One line per player: who moves, the name, the cards in the pit and the pit itself."""
-        state = self.match.game.state
-        over = self.match.is_over()
-        room = self.part("#players", Static).size.width
-        width = min(max(len(n) for n in self.names), max(8, room - 12) if room else 12)
-        text = Text(self.catalog.text("players.title"), style="bold")
-        for seat, name in enumerate(self.names):
-            moving = seat == state.to_move and not over
-            text.append("\n")
-            text.append("▶ " if moving else "  ", style="bold #ffd43b")
-            shown = name if len(name) <= width else name[: width - 1] + "…"
-            text.append(shown.ljust(width), style="bold" if moving else "")
-            text.append(f" {state.pit_cards(seat):>2} ")
-            pit = self.look.pit(state.pits[seat])
-            text.append_text(pit or Text(self.catalog.text("players.empty_pit"), style="dim"))
-        text.no_wrap = True
-        text.overflow = "ellipsis"
-        return text
-
-    def refresh_actions(self, phase: str) -> None:
-        """Fill the list of placements for the drawn card (kept while the position stays)."""
-        options = self.part("#actions", OptionList)
-        state = self.match.game.state
-        key = (state.turns, state.drawn, self.look.colour_blind)
-        if phase != "place":
-            if self._options_key is not None or options.option_count:
-                options.clear_options()
-                options.add_option(Option(self.catalog.text("actions.none"), disabled=True))
-            self._actions = []
-            self._options_key = None
-            return
-        if key == self._options_key:
-            return
-        highlighted = options.highlighted if self._options_key is not None else None
-        self._actions = state.legal_actions()
-        options.clear_options()
-        options.add_options([Option(self.action_prompt(a)) for a in self._actions])
-        options.highlighted = highlighted if highlighted is not None else 0
-        self._options_key = key
-
-    def action_prompt(self, action: Action) -> Text:
-        """A placement in the list: the card as it would lie there, and the place in words."""
-        card = self.match.game.state.drawn
-        assert card is not None
-        if action.kind is ActionKind.NEW:
-            ghost = self.look.card(card)
-        else:
-            assert action.end is not None
-            ghost = self.look.ghost(card, action.end, action.side)
-        return Text.assemble(ghost, " ", describe_action(self.catalog, action))
-
-    def chosen_action(self) -> Action | None:
-        """The placement highlighted in the list, if any."""
-        index = self.part("#actions", OptionList).highlighted
-        if index is None or not 0 <= index < len(self._actions):
-            return None
-        return self._actions[index]
-
-    def refresh_table(self) -> None:
-        """Redraw the snakes with the marks of the highlighted placement, scrolled into view."""
-        state = self.match.game.state
-        self.part(TableView).show(
-            self.look,
-            state.table,
-            state.drawn if self._actions else None,
-            self._actions,
-            self.chosen_action(),
-            self.catalog.text("table.empty"),
-        )
-        self.call_after_refresh(self._scroll_to_chosen)
-
-    def _scroll_to_chosen(self) -> None:
-        if not self.alive():
-            return
-        table = self.part(TableView)
-        region = table.chosen_region()
-        if region is not None:
-            scroll = self.part("#table-scroll", VerticalScroll)
-            scroll.scroll_to_region(region.translate(table.virtual_region.offset), animate=False)
-
-    def show_banner(self, seat: int, snake: Snake) -> None:
-        """The "Hisss!" banner: who took which snake (it hides itself after a few seconds)."""
-        self.claims.append((seat, snake))
-        banner = self.part("#banner", Static)
-        banner.update(self.banner_text(seat, snake))
-        banner.display = True
-        if self._banner_timer is not None:
-            self._banner_timer.stop()
-        self._banner_timer = self.set_timer(BANNER_SECONDS, self._hide_banner)
-
-    def banner_text(self, seat: int, snake: Snake) -> Text:
-        """The banner's words and the snake taken."""
-        text = Text(self.catalog.plural("banner.hisss", snake.length, name=self.names[seat]) + "  ")
-        text.append_text(Text(" ").join(self.look.placed_cards(snake)))
-        return text
-
-    def _hide_banner(self) -> None:
-        if self.alive():
-            self.part("#banner", Static).display = False
+    async def until_free(self) -> None:
+        """Wait while :meth:`blocked` (:attr:`bots_waiting` says so meanwhile)."""
+        while self.alive() and self.blocked():
+            self.bots_waiting = True
+            self._free.clear()
+            await self._free.wait()
+        self.bots_waiting = False
 
     # ------------------------------------------------------------------ moves
 
+    def draw(self) -> Card:
+        """The player to move draws; the last move's messages and claimed snake go."""
+        card = self.match.draw()
+        self._claim_moment = None
+        self.unsay()
+        return card
+
     def on_fan_view_picked(self, _: FanView.Picked) -> None:
         """A person picks a card: the next card of the deck is drawn."""
-        if self.phase() != "pick":
+        if self.phase() != "pick" or self.blocked():
             return
-        self.match.draw()
+        self.draw()
         self.advance()
 
     def on_option_list_option_highlighted(self, _: OptionList.OptionHighlighted) -> None:
@@ -430,40 +232,48 @@ class HisssApp(App[None]):
         else:
             options.highlighted = touching[0]
 
-    def place(self, action: Action) -> None:
-        """The player to move places the drawn card as ``action``; say what the placement did,
-        with the "Hisss!" banner when it claimed a snake."""
-        catalog = self.catalog
+    def place(self, action: Action) -> Placement:
+        """The player to move places the drawn card as ``action``: the move goes into the log,
+        worded as the board shows it, with the "Hisss!" banner and the claimed snake when it
+        claimed one; the game is kept (autosaved)."""
         placement = self.match.place(action)
-        self.say(
-            catalog.text(
-                "status.placed",
-                name=self.names[placement.seat],
-                card=catalog.card_name(placement.card),
-                action=describe_action(catalog, placement.action),
-            )
-        )
-        if placement.claimed is not None:
-            self.show_banner(placement.seat, placement.claimed)
+        self.unsay()
+        where = describe_placement(self.catalog, placement, self.match.game.state.table)
+        self.log_entries.append(("move", (placement.seat, placement.card, where)))
+        claimed = placement.claimed
+        if claimed is not None:
+            self.claims.append((placement.seat, claimed))
+            self.log_entries.append(("claim", (placement.seat, claimed.length)))
+            row = min(action.snake, action.snake2) if action.kind is ActionKind.JOIN else None
+            self._claim_moment = (action.snake if row is None else row, claimed)
+            self.show_banner(placement.seat, claimed)
+        self.keep()
+        return placement
 
     @work(exclusive=True, group="bots")
     async def play_bots(self) -> None:
-        """Let the bots move, one after another, until a person is to move or the game ends."""
+        """Let the bots move, one after another, until a person is to move or the game ends;
+        they wait while a dialog is open or the terminal is too small."""
         match = self.match
 
         def going_on() -> bool:  # the app still runs the same game
             return self.alive() and match is self.match
 
         while going_on() and match.bot_to_move():
-            if self.delay > 0:
-                await asyncio.sleep(self.delay)
+            pause = self.delay
+            if pause > 0 and self._claim_moment is not None:
+                pause = max(pause, CLAIM_SECONDS)
+            if pause > 0:
+                await asyncio.sleep(pause)
+            await self.until_free()
             if not going_on() or not match.bot_to_move():
                 break
             if match.game.phase is Phase.DRAW:
-                match.draw()
+                self.draw()
                 self.refresh_view()
             turn = match.game.state.turns
             action = await asyncio.to_thread(match.bot_choice, match.game.state.copy())
+            await self.until_free()
             if not going_on() or match.game.state.turns != turn:
                 return
             self.place(action)
@@ -472,6 +282,29 @@ class HisssApp(App[None]):
             self.advance()
 
     # ------------------------------------------------------------------ keys
+
+    def action_steer(self, key: str) -> None:
+        """Arrows and Enter when the fan or the list does not have the focus: they act on the one
+        the turn needs (and focus it)."""
+        if len(self.screen_stack) > 1 or self._too_small:
+            return
+        phase = self.phase()
+        if phase == "pick":
+            fan = self.part(FanView)
+            fan.focus()
+            if key in ("left", "right"):
+                fan.action_move(-1 if key == "left" else 1)
+            elif key == "enter":
+                fan.action_pick()
+        elif phase == "place":
+            options = self.part("#actions", OptionList)
+            options.focus()
+            if key == "up":
+                options.action_cursor_up()
+            elif key == "down":
+                options.action_cursor_down()
+            elif key == "enter":
+                options.action_select()
 
     def action_hint(self) -> None:
         """Show what the strongest bot would play (``h``)."""
@@ -507,33 +340,122 @@ class HisssApp(App[None]):
         person = match.people[0]
         match.undo()
         self._options_key = None
-        self.say(self.catalog.text("undo.done", name=self.names[person]))
+        self._claim_moment = None
+        message = self.seats.undone(person)
+        self.log_entries.append(("text", (message,)))
+        self.say(message)
+        self.keep()
         self.advance()
 
-    def action_save(self) -> None:
-        """Save the game so far as a game record (``s``)."""
+    def action_speed(self, step: int) -> None:
+        """Bots faster (``+``, ``step`` -1) or slower (``-``, ``step`` 1)."""
+        if not self.match.bots:
+            return
+        if step < 0:
+            self.delay = max((d for d in DELAYS if d < self.delay), default=self.delay)
+        else:
+            self.delay = min((d for d in DELAYS if d > self.delay), default=self.delay)
+        if self.delay == 0:
+            self.say(self.catalog.text("speed.full"), lasting=True)
+            return
+        number = f"{self.delay:g}"
+        if self.catalog.language == "pl":
+            number = number.replace(".", ",")
+        self.say(self.catalog.text("speed.delay", delay=number), lasting=True)
+
+    def open_dialog(self, screen: Screen[Any], done: Callable[[Any], None]) -> None:
+        """Open a dialog over the game; the bots wait until it closes, then ``done`` gets its
+        result."""
+
+        def closed(result: Any) -> None:
+            self._dialogs -= 1
+            self.unblocked()
+            done(result)
+
+        self._dialogs += 1
+        self.push_screen(screen, closed)
+
+    def action_save(self, then_leave: bool = False) -> None:
+        """Save the game so far as a game record (``s``); ``then_leave`` quits after saving."""
         seed = self.match.game.seed if self.match.game.seed is not None else "game"
         path = self.save_path or f"hisss-{seed}.json"
-        self.push_screen(SaveScreen(self.catalog, self.match.record(), path), self._saved)
+        screen = SaveScreen(self.catalog, self.match.record, path)
+        self.open_dialog(screen, lambda saved: self._saved(saved, then_leave))
 
-    def _saved(self, path: str | None) -> None:
-        if path is not None:
-            self.save_path = path
-            self.say(self.catalog.text("save.done", path=path))
+    def _saved(self, path: str | None, then_leave: bool) -> None:
+        if path is None:
+            return
+        self.save_path = path
+        state = self.match.game.state
+        turn = state.turns + (0 if self.match.is_over() else 1)
+        self.say(self.catalog.text("save.done", path=path, turn=turn), lasting=True)
+        if then_leave:
+            self.leave()
 
     def action_colour_blind(self) -> None:
         """Turn the colour letters and symbols on or off (``c``)."""
         self.look.colour_blind = not self.look.colour_blind
         if self.claims:
-            self.part("#banner", Static).update(self.banner_text(*self.claims[-1]))
-        self.say(
-            self.catalog.text("colour_blind.on" if self.look.colour_blind else "colour_blind.off")
-        )
+            self.draw_banner(*self.claims[-1])
+        key = "colour_blind.on" if self.look.colour_blind else "colour_blind.off"
+        self.say(self.catalog.text(key), lasting=True)
         self.refresh_view()
 
     def action_rules(self) -> None:
         """Show the rules (``?``)."""
-        self.push_screen(RulesScreen(self.catalog, self.match.game.state))
+        self.open_dialog(RulesScreen(self.catalog, self.match.game.state), lambda _: None)
+
+    def action_leave(self) -> None:
+        """``q``: leave at once when the game is over or nothing was played yet, else ask."""
+        if self.match.is_over() or not self.match.game.placements:
+            self.leave()
+            return
+        self.open_dialog(QuitScreen(self.catalog, self.autosave is not None), self._leave_chosen)
+
+    def _leave_chosen(self, choice: str | None) -> None:
+        if choice == "quit":
+            self.leave()
+        elif choice == "save":
+            self.action_save(then_leave=True)
+
+    def leave(self) -> None:
+        """Keep the game (when unfinished) and quit."""
+        self.keep()
+        self.exit()
+
+    # ------------------------------------------------------------------ keeping the game
+
+    def keep(self) -> None:
+        """Autosave: write an unfinished game to the autosave folder, remove it when over."""
+        if self.autosave is None:
+            return
+        game = self.match.game
+        path = autosave_path(game.seed, self.autosave)
+        try:
+            if self.match.is_over():
+                path.unlink(missing_ok=True)
+                self.kept = None
+            elif game.placements:
+                write_atomically(self.match.record(), path)
+                self.kept = path
+        except OSError as exc:
+            if not self._autosave_failed:
+                self._autosave_failed = True
+                reason = why_not_saved(self.catalog, exc)
+                message = self.catalog.text("autosave.failed", path=str(path), reason=reason)
+                self.say(message, lasting=True)
+
+    def _handle_exception(self, error: Exception) -> None:
+        # An unexpected error: kept for the command line, which logs it and says so in one line.
+        if self.failure is None:
+            self.failure = error
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        # The traceback goes to the error log (see hisss.cli.play), not over the terminal.
+        if self.failure is None:
+            super()._print_error_renderables()
+        self._exit_renderables.clear()
 
     # ------------------------------------------------------------------ the end
 
@@ -542,15 +464,20 @@ class HisssApp(App[None]):
         if self._end_shown:
             return
         self._end_shown = True
-        report = end_report(self.catalog, self.look, self.match.game.state, self.names)
+        state = self.match.game.state
+        people = self.match.people
+        report = end_report(self.catalog, self.look, state, self.names, people, self.seats.you)
         self.push_screen(EndScreen(self.catalog, report, self.match.undo_block), self._ended)
+        self.keep()
 
     def _ended(self, choice: str | None) -> None:
         self._end_shown = False
         if choice == "new":
             self.match = self.match.again()
             self._options_key = None
-            self.part("#banner", Static).display = False
+            self._claim_moment = None
+            self.part(BannerView).display = False
+            self.log_entries = [("starter", (self.match.game.cards[0],))]
             self.say(self.catalog.text("status.welcome"))
             self.advance()
         elif choice == "undo":
@@ -559,4 +486,4 @@ class HisssApp(App[None]):
             self.exit()
 
 
-__all__ = ["DEFAULT_DELAY", "HisssApp", "describe_action", "seat_names"]
+__all__ = ["DEFAULT_DELAY", "DELAYS", "MIN_SIZE", "HisssApp"]

@@ -8,7 +8,8 @@ letters, symbols and names all come from :mod:`hisss.i18n`. Snakes wrap onto sev
 lines without ever splitting a card, so long snakes stay readable in a narrow window.
 
 On the table, an open end that the drawn card can go onto is marked ``○``; the end or ends of the
-chosen placement are marked ``●`` with the card drawn beside them as it would lie.
+chosen placement are marked ``◉`` (a mark that no colour's symbol uses) with the card drawn
+beside them as it would lie.
 
 >>> from hisss.core import parse_card, parse_snake
 >>> from hisss.i18n import get_catalog
@@ -43,7 +44,7 @@ PALETTE: dict[Colour, tuple[str, str]] = {
 RAINBOW_CELLS = (Colour.YELLOW, Colour.BLUE)
 #: The marks of an open end that the drawn card can go onto, and of the chosen placement.
 LEGAL_MARK = "○"
-CHOSEN_MARK = "●"
+CHOSEN_MARK = "◉"
 MARK_STYLE = Style(color="#ffd43b", bold=True)
 CHOSEN_STYLE = Style(color="#000000", bgcolor="#ffd43b", bold=True)
 #: The back of a face-down card in the fan, and of the one under the cursor.

@@ -1,13 +1,12 @@
-"""The terminal game's other screens: the rules, saving a game, and the end of a game.
+"""The terminal game's other screens: the rules and the end of a game (the dialogs of saving and
+quitting are in :mod:`hisss.tui.dialogs`).
 
 Every text comes from the game's catalog, so each screen speaks the game's language.
 """
 
 from __future__ import annotations
 
-import errno
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -17,24 +16,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
-from hisss.core import State
+from hisss.core import State, places
 from hisss.i18n import Catalog, explain_result
-from hisss.record import GameRecord, save_record
 from hisss.tui.render import Look
+from hisss.tui.words import setup_names
 
 
 def rules_text(catalog: Catalog, state: State) -> Text:
     """The rules summary in the catalog's language, and this game's options."""
     rules = state.rules
     scoring = catalog.text(f"scoring.{rules.scoring.value}", target=rules.target)
+    rules_name, deck_name = setup_names(catalog, state)
     text = Text()
     text.append(
         catalog.text(
             "rules.this_game",
-            rules=rules.preset or catalog.text("rules.custom"),
-            deck=state.deck.name,
+            rules=rules_name,
+            deck=deck_name,
             count=state.deck.size,
             scoring=scoring,
         )
@@ -69,7 +69,7 @@ class RulesScreen(ModalScreen[None]):
             box.border_title = self.catalog.text("rules.title")
             with VerticalScroll(id="rules-scroll"):
                 yield Static(rules_text(self.catalog, self.state), id="rules-text")
-            yield Static(self.catalog.text("rules.keys"), id="rules-keys")
+            yield Static(Text(self.catalog.text("rules.keys")), id="rules-keys")
 
     def on_mount(self) -> None:
         """Scroll with the arrow keys at once."""
@@ -80,83 +80,51 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class SaveScreen(ModalScreen[str | None]):
-    """Asks for a file and saves the game's record there; dismissed with the path saved to."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
-
-    def __init__(self, catalog: Catalog, record: GameRecord, path: str) -> None:
-        super().__init__()
-        self.catalog = catalog
-        self.record = record
-        self.path = path
-
-    def compose(self) -> ComposeResult:
-        """A file name to confirm or change."""
-        with Vertical(id="save-box") as box:
-            box.border_title = self.catalog.text("save.title")
-            yield Static(self.catalog.text("save.prompt"))
-            yield Input(self.path, id="save-path")
-            yield Static("", id="save-error")
-            yield Static(self.catalog.text("save.keys"), id="save-keys")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Save to the file given; an error is shown and the screen stays."""
-        path = event.value.strip()
-        error = self.query_one("#save-error", Static)
-        if not path:
-            error.update(self.catalog.text("save.empty"))
-            return
-        try:
-            save_record(self.record, Path(path).expanduser())
-        except OSError as exc:
-            error.update(self.catalog.text("save.failed", path=path, reason=self.reason(exc)))
-            return
-        self.dismiss(path)
-
-    def reason(self, error: OSError) -> str:
-        """Why a file could not be written, in the game's language where it is a usual reason."""
-        keys = {
-            errno.ENOENT: "save.no_folder",
-            errno.EACCES: "save.denied",
-            errno.EPERM: "save.denied",
-            errno.EISDIR: "save.is_folder",
-        }
-        key = keys.get(error.errno or 0)
-        return self.catalog.text(key) if key else error.strerror or str(error)
-
-    def action_cancel(self) -> None:
-        """Back to the game without saving."""
-        self.dismiss(None)
-
-
-def end_report(catalog: Catalog, look: Look, state: State, names: list[str]) -> RenderableType:
-    """The end of a game: every player's cards, snakes and longest snake, the winners, why they
-    won, and what stays on the table."""
+def end_report(
+    catalog: Catalog,
+    look: Look,
+    state: State,
+    names: Sequence[str],
+    people: Sequence[int] = (),
+    you: int | None = None,
+) -> RenderableType:
+    """The end of a game: the place of each person (the seats ``people``), every player's place,
+    cards, snakes and longest snake, why the winners won (speaking to the seat ``you``), and what
+    stays on the table and in each pit."""
     result = state.result()
+    place = places(result, state.rules)
     table = Table(expand=False, show_edge=False, pad_edge=False)
+    table.add_column(catalog.text("end.place"), justify="right")
     table.add_column(catalog.text("end.player"))
     table.add_column(catalog.text("end.cards"), justify="right")
     table.add_column(catalog.text("end.snakes"), justify="right")
     table.add_column(catalog.text("end.longest"), justify="right")
-    table.add_column("")
-    for seat, name in enumerate(names):
+    for seat in sorted(range(len(names)), key=lambda s: (place[s], s)):
         won = seat in result.winners
         table.add_row(
-            Text(name, style="bold" if won else ""),
-            str(result.cards[seat]),
-            str(result.snakes[seat]),
-            str(result.longest[seat]),
-            Text("★ " + catalog.text("end.winner"), style="bold #ffd43b") if won else "",
+            Text(f"★ {place[seat]}", style="bold #ffd43b") if won else Text(str(place[seat])),
+            Text(names[seat], style="bold" if won else ""),
+            Text(str(result.cards[seat])),
+            Text(str(result.snakes[seat])),
+            Text(str(result.longest[seat])),
         )
+    standing = [
+        Text(
+            catalog.text("end.your_place", name=names[seat], place=place[seat], count=len(names)),
+            style="bold",
+        )
+        for seat in people
+    ]
     pits = Text()
     for seat, name in enumerate(names):
         pits.append(f"{name}: ")
         pits.append_text(look.pit(state.pits[seat]) or Text(catalog.text("players.empty_pit")))
         pits.append("\n")
     left = sum(len(s.cards) for s in state.table)
-    why = explain_result(result, state.rules, names, catalog)
+    why = explain_result(result, state.rules, names, catalog, you=you)
     return Group(
+        *standing,
+        *([Text("")] if standing else []),
         table,
         Text(""),
         Text(why, style="bold"),
@@ -191,12 +159,12 @@ class EndScreen(Screen[str]):
             box.border_title = self.catalog.text("end.title")
             with VerticalScroll(id="end-scroll"):
                 yield Static(self.report, id="end-report")
-            yield Static(self.catalog.text("end.keys"), id="end-keys")
+            yield Static(Text(self.catalog.text("end.keys")), id="end-keys")
         yield Static("", id="end-status")
 
     def show_status(self, text: str) -> None:
         """A message at the foot of the screen (after saving, or why undo is not possible)."""
-        self.query_one("#end-status", Static).update(text)
+        self.query_one("#end-status", Static).update(Text(text))
 
     def action_choose(self, choice: str) -> None:
         """Leave the end screen with ``choice`` (undo only when it is possible: else say why)."""

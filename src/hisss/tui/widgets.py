@@ -1,7 +1,9 @@
-"""The terminal game's own widgets: the fan of face-down cards and the table of snakes.
+"""The terminal game's own widgets: the fan of face-down cards, the table of snakes, the players,
+the "Hisss!" banner and the move log.
 
-Both draw with :class:`~hisss.tui.render.Look` and report a pick or a click as a message; the
-application decides what it means.
+Each draws itself at its own width with :class:`~hisss.tui.render.Look`; the fan and the table
+report a pick or a click as a message, and the application decides what it means. Names are
+always plain text, never markup.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from hisss.core import Action, Card, End, Snake
-from hisss.tui.render import Look, Marks, fan_shown, token_positions, wrap_tokens
+from hisss.core import Action, Card, End, Snake, State
+from hisss.i18n import Catalog
+from hisss.tui.render import CHOSEN_STYLE, Look, Marks, fan_shown, token_positions, wrap_tokens
 
 
 class FanView(Widget, can_focus=True):
@@ -120,6 +123,7 @@ class TableView(Widget):
         self.actions: Sequence[Action] = ()
         self.chosen: Action | None = None
         self.empty_text = ""
+        self.claimed: tuple[int, Snake, str] | None = None
 
     def show(
         self,
@@ -129,15 +133,19 @@ class TableView(Widget):
         actions: Sequence[Action],
         chosen: Action | None,
         empty_text: str,
+        claimed: tuple[int, Snake, str] | None = None,
     ) -> None:
         """Show ``snakes`` with the marks of the drawn ``card``'s placements ``actions`` (the
-        ``chosen`` one drawn in place); ``empty_text`` when there are no snakes."""
+        ``chosen`` one drawn in place); ``empty_text`` when there are no snakes. ``claimed``
+        (a row, a snake just claimed and the word to tag it with) shows that snake highlighted
+        at that row, as it was completed, for the moment before it leaves."""
         self.look = look
         self.snakes = snakes
         self.card = card
         self.actions = actions
         self.chosen = chosen
         self.empty_text = empty_text
+        self.claimed = claimed
         self.refresh(layout=True)
 
     def look_at(self, width: int) -> Look:
@@ -158,16 +166,30 @@ class TableView(Widget):
         lines: list[Text] = []
         hotspots: list[Hotspot] = []
         chosen: int | None = None
-        if not self.snakes and marks.new is None:
+        snakes: list[Snake | None] = list(self.snakes)
+        claimed_row = None
+        if self.claimed is not None:
+            claimed_row = self.claimed[0]
+            snakes.insert(claimed_row, self.claimed[1])
+        if not snakes and marks.new is None:
             return [Text(self.empty_text, style="italic")], [], None
-        rows = len(self.snakes) + (1 if marks.new is not None else 0)
+        rows = len(snakes) + (1 if marks.new is not None else 0)
         digits = len(str(rows))
         for index in range(rows):
             if index and width >= self.WIDE:
                 lines.append(Text())
-            snake = self.snakes[index] if index < len(self.snakes) else None
+            snake = snakes[index] if index < len(snakes) else None
             label = str(index + 1).rjust(digits)
-            tokens = look.snake_tokens(snake, index, marks)
+            if index == claimed_row and self.claimed is not None:
+                cards = look.placed_cards(self.claimed[1])
+                word = Text(f" {self.claimed[2]} ", style=CHOSEN_STYLE)
+                claim_lines = wrap_tokens(label, [*cards, word], width)
+                claim_lines[0].stylize(CHOSEN_STYLE, 0, len(label))
+                lines.extend(claim_lines)
+                continue
+            # The snake's index in the table, for the marks (the claimed row is not in it).
+            at = index - 1 if claimed_row is not None and index > claimed_row else index
+            tokens = look.snake_tokens(snake, at, marks)
             places = token_positions(label, [t.cell_len for t, _ in tokens], width)
             first = len(lines)
             if snake is None or any(tag in marks.chosen for _, tag in tokens if tag):
@@ -204,3 +226,109 @@ class TableView(Widget):
             if spot.line == offset.y and spot.start <= offset.x < spot.stop:
                 self.post_message(self.EndClicked(*spot.end))
                 return
+
+
+class PlayersView(Widget):
+    """One line per player: who moves (``▶``), the name, the cards in the pit and the pit itself,
+    fitted to the widget's width (a name is cut only when the width leaves no room for it)."""
+
+    def __init__(self, look: Look, catalog: Catalog, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.look = look
+        self.catalog = catalog
+        self.names: Sequence[str] = ()
+        self.state: State | None = None
+        self.over = False
+
+    def show(self, look: Look, names: Sequence[str], state: State, over: bool) -> None:
+        """Show the players of ``state`` named ``names``."""
+        self.look = look
+        self.names = names
+        self.state = state
+        self.over = over
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        """The title and a line per player."""
+        text = Text(self.catalog.text("players.title"), style="bold", no_wrap=True)
+        state = self.state
+        if state is None or not self.names:
+            return text
+        longest = max(len(name) for name in self.names)
+        width = max(4, min(longest, self.size.width - 8))
+        for seat, name in enumerate(self.names):
+            moving = seat == state.to_move and not self.over
+            text.append("\n")
+            text.append("▶ " if moving else "  ", style="bold #ffd43b")
+            shown = name if len(name) <= width else name[: width - 1] + "…"
+            text.append(shown.ljust(width), style="bold" if moving else "")
+            text.append(f" {state.pit_cards(seat):>2} ")
+            pit = self.look.pit(state.pits[seat])
+            text.append_text(pit or Text(self.catalog.text("players.empty_pit"), style="dim"))
+        text.overflow = "ellipsis"
+        return text
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The title and a line per player."""
+        return 1 + len(self.names)
+
+
+class BannerView(Widget):
+    """The "Hisss!" banner: its words, then the whole snake taken, wrapped onto more lines when
+    it is long, never splitting or dropping a card."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.words = ""
+        self.cards: list[Text] = []
+
+    def show(self, words: str, cards: list[Text]) -> None:
+        """Show ``words`` and the ``cards`` of the snake taken, as they lay."""
+        self.words = words
+        self.cards = cards
+        self.refresh(layout=True)
+
+    def lines(self, width: int) -> list[Text]:
+        """The banner's lines at ``width`` cells."""
+        width = max(width, 8)
+        words = Text(self.words, style="bold")
+        out = list(words.wrap(self.app.console, width))
+        if self.cards:
+            out.extend(wrap_tokens("", self.cards, width))
+        return out
+
+    def render(self) -> Text:
+        """The words and the snake."""
+        return Text("\n", no_wrap=True).join(self.lines(self.size.width))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many lines as the words and the snake take at ``width``."""
+        return len(self.lines(width))
+
+
+class LogView(Widget):
+    """The move log: the latest entries that fit, the newest at the foot, each wrapped to the
+    widget's width."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.entries: list[Text] = []
+
+    def show(self, entries: list[Text]) -> None:
+        """Show ``entries`` (the oldest first)."""
+        self.entries = entries
+        self.refresh()
+
+    def lines(self, width: int, height: int) -> list[Text]:
+        """The last ``height`` lines of the entries wrapped to ``width`` cells."""
+        out: list[Text] = []
+        for entry in reversed(self.entries):
+            if len(out) >= height:
+                break
+            wrapped = list(entry.wrap(self.app.console, max(width, 8)))
+            out[:0] = wrapped
+        return out[-height:] if height > 0 else []
+
+    def render(self) -> Text:
+        """The entries that fit."""
+        return Text("\n", no_wrap=True).join(self.lines(self.size.width, self.size.height))

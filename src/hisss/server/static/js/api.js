@@ -1,10 +1,12 @@
 // The HTTP API of the server (docs/protocol.md): JSON in, JSON out, refusals as ApiError.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `details`: the refusal's other fields (such as the `turn` of a refused record). */
+  constructor(status, code, message, details = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -28,7 +30,7 @@ async function call(method, path, body, raw = false) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(response.status, error.code || "server_error", error.message || "");
+    throw new ApiError(response.status, error.code || "server_error", error.message || "", error);
   }
   return data;
 }

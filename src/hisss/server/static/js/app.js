@@ -1,4 +1,4 @@
-// The front end's entry: settings (language, colour-blind mode, text view), the live region,
+// The front end's entry: settings (language, colour-blind mode, text view, sound), the live region,
 // and the choice of page from the address: / (lobby), /g/CODE (a game), /g/CODE?view=replay
 // and /replay/ID (replays).
 
@@ -43,6 +43,7 @@ function applyDisplay() {
   cb.setAttribute("aria-pressed", String(prefs.colourBlind));
   const tv = document.getElementById("text-toggle");
   tv.setAttribute("aria-pressed", String(prefs.textView));
+  document.getElementById("sound-toggle").setAttribute("aria-pressed", String(prefs.sound));
 }
 
 function choosePage(main, ctx) {
@@ -87,6 +88,10 @@ async function main() {
     prefs.textView = !prefs.textView;
     applyDisplay();
     page.rerender();
+  });
+  document.getElementById("sound-toggle").addEventListener("click", () => {
+    prefs.sound = !prefs.sound;
+    applyDisplay();
   });
   document.title = t("app.name");
   await page.start();

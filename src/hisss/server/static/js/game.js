@@ -1,18 +1,35 @@
-// The game page (/g/CODE): the table, the fan, the placements, the seats, the text view, the
-// end screen, and the websocket that keeps it all in step with the server.
+// The game page (/g/CODE): the seats, the table in the middle, the deck and the drawn card, the
+// placements, the log of moves, the rules, the beginners' help, the text view, the end screen
+// and the rematch, with motion and sound, and the websocket that keeps it all in step with the
+// server. On one device (pass-and-play) the page plays every person seat in turn.
 
 import { api } from "./api.js";
-import { actionText, cardName, pitSnakeText } from "./cards.js";
+import { actionText, cardName, parseAction, pitSnakeText } from "./cards.js";
 import { copyText, h, replace } from "./dom.js";
-import { errorText, t, tn } from "./i18n.js";
+import { currentLanguage, errorText, t, tn } from "./i18n.js";
+import { flyTo, liftSnakes, placeOf, slideFrom, turnOver } from "./motion.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
 import { prefs, rememberSeat, seatFor } from "./prefs.js";
-import { placedSpot, renderDrawn, renderFan, renderSnakes, renderTablePanel } from "./table.js";
+import { play as sound } from "./sound.js";
+import { renderEnd, renderLog, renderRematch, renderRules } from "./story.js";
+import {
+  fitCards,
+  placedSpot,
+  renderDeck,
+  renderDrawn,
+  renderSnakes,
+  renderTablePanel,
+} from "./table.js";
 import { renderTextView } from "./textview.js";
 import { GameSocket } from "./ws.js";
 
 const PENDING_MS = 5000;
 const HISSS_MS = 1800;
+
+/** Whether the reader plays with a finger (touch wording, no keyboard hints). */
+export function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
 
 function hashParams() {
   return new URLSearchParams(location.hash.slice(1));
@@ -33,6 +50,8 @@ export class GamePage {
     this.endShown = false;
     this.awayTimer = null;
     this.notice = "";
+    this.hinted = null;
+    this.leaving = false;
   }
 
   /** Read the link's fragment, then join, play or watch. */
@@ -64,7 +83,9 @@ export class GamePage {
     this.socket.addEventListener("welcome", (e) => this.onWelcome(e.detail));
     this.socket.addEventListener("state", (e) => this.onState(e.detail));
     this.socket.addEventListener("error", (e) => this.onError(e.detail));
+    this.socket.addEventListener("hint", (e) => this.onHint(e.detail));
     this.socket.connect();
+    window.addEventListener("resize", () => this.tableEl && fitCards(this.tableEl));
   }
 
   // ------------------------------------------------------------------------------ joining
@@ -131,16 +152,42 @@ export class GamePage {
     this.seatsEl = h("aside", { class: "seats", "aria-labelledby": "seats-title" });
     this.tableEl = h("section", { class: "table-area", "aria-labelledby": "table-title" });
     this.handEl = h("section", { class: "hand", "aria-labelledby": "hand-title" });
+    this.logEl = h("div", { class: "log-body" });
     this.textEl = h("section", { class: "text-view", "aria-labelledby": "text-title" });
     this.bannerEl = h("div", { class: "hisss-banner", "aria-hidden": "true" });
     this.endEl = h("dialog", { class: "end-screen", "aria-labelledby": "end-title" });
+    this.rulesEl = h("dialog", { class: "rules-dialog", "aria-labelledby": "rules-title" });
     const watchLink = () => `${location.origin}/g/${this.code}`;
+    this.marksEl = h(
+      "button",
+      {
+        type: "button",
+        class: "small toggle marks-toggle",
+        "aria-pressed": String(prefs.marks),
+        onclick: () => {
+          prefs.marks = !prefs.marks;
+          this.marksEl.setAttribute("aria-pressed", String(prefs.marks));
+          if (this.state) this.renderTable(null);
+        },
+      },
+      t("marks.toggle"),
+    );
+    this.copyEl = h(
+      "button",
+      {
+        type: "button",
+        class: "small copy-watch",
+        onclick: async () => {
+          if (await copyText(watchLink())) this.toast(t("copy.done"));
+        },
+      },
+      t("game.copyWatch"),
+    );
     this.root.append(
       h(
         "div",
         { class: "game-bar" },
         this.titleEl,
-        this.statusEl,
         h(
           "div",
           { class: "bar-tools" },
@@ -149,20 +196,37 @@ export class GamePage {
             "button",
             {
               type: "button",
-              class: "small",
-              onclick: async () => {
-                if (await copyText(watchLink())) this.toast(t("copy.done"));
+              class: "small rules-button",
+              onclick: () => {
+                renderRules(this.rulesEl);
+                this.rulesEl.showModal();
               },
             },
-            t("game.copyWatch"),
+            t("rules.button"),
           ),
+          this.marksEl,
+          this.copyEl,
         ),
       ),
+      this.statusEl,
       this.noticeEl,
-      h("div", { class: "game-grid" }, this.seatsEl, this.tableEl, this.handEl),
+      h(
+        "div",
+        { class: "game-grid" },
+        this.seatsEl,
+        this.tableEl,
+        this.handEl,
+        h(
+          "details",
+          { class: "move-log", open: window.innerWidth >= 900 },
+          h("summary", {}, t("log.title")),
+          this.logEl,
+        ),
+      ),
       this.textEl,
       this.bannerEl,
       this.endEl,
+      this.rulesEl,
     );
     replace(this.main, this.root);
     this.renderTitle();
@@ -182,8 +246,20 @@ export class GamePage {
     if (endOpen) this.showEnd();
   }
 
+  /** The seat this page plays, or the first of them on one device; null for a spectator. */
   get mine() {
     return this.welcome && this.welcome.role === "seat" ? this.welcome.seat : null;
+  }
+
+  /** Every seat this page plays: one, several on one device, none for a spectator. */
+  get mineSeats() {
+    if (!this.welcome || this.welcome.role !== "seat") return [];
+    return this.welcome.seats && this.welcome.seats.length ? this.welcome.seats : [this.welcome.seat];
+  }
+
+  /** Whether several people play on this one device. */
+  get device() {
+    return this.mineSeats.length > 1;
   }
 
   renderTitle() {
@@ -216,6 +292,7 @@ export class GamePage {
   onWelcome(message) {
     this.welcome = message;
     this.renderTitle();
+    this.copyEl.hidden = this.device;
     if (message.role === "spectator") this.showNotice(this.notice || t("game.watching"));
     else if (this.notice === t("game.watching")) this.showNotice("");
   }
@@ -244,15 +321,72 @@ export class GamePage {
   onState(message) {
     if (this.state && message.version < this.state.version) return;
     const before = this.state;
+    const event = message.last_event;
+    const fresh = event && before && (!before.last_event || event.seq > before.last_event.seq);
+    // Where things are before the page is drawn again: the card in the hand slides from there,
+    // and a claimed snake's cards fly from there.
+    const from = fresh && event.kind === "play" ? placeOf(this.handEl.querySelector(".drawn-card")) : null;
+    const lifted =
+      fresh && event.kind === "play" && event.hisss
+        ? liftSnakes(this.tableEl, parseAction(event.action).touches.map((x) => x.snake))
+        : [];
     this.state = message;
     this.receivedAt = performance.now();
     if (this.pending !== null && message.version > this.pending) this.clearPending();
+    if (fresh) this.hinted = null;
     this.tellNews(before, message);
     this.render(before);
+    if (fresh) this.move(event, from, lifted);
     if (message.phase === "over" && !this.endShown) {
       this.endShown = true;
+      if (before) sound("end");
       this.showEnd();
     }
+    this.followRematch(before, message);
+  }
+
+  /** Motion and sound for a new step. */
+  move(event, from, lifted) {
+    if (event.kind === "draw") {
+      turnOver(this.handEl.querySelector(".drawn-card"));
+      sound("draw");
+    } else if (event.kind === "play") {
+      if (event.hisss) {
+        const seat = this.seatsEl.querySelector(`.seat[data-seat="${event.seat}"]`);
+        if (from) lifted.push({ node: this.placedClone(event.card), rect: from });
+        flyTo(lifted, seat);
+        sound("hisss");
+      } else {
+        slideFrom(this.tableEl.querySelector(".card.placed"), from);
+        sound("place");
+      }
+    }
+  }
+
+  placedClone(card) {
+    const figure = renderDrawn(card);
+    return figure.querySelector(".card");
+  }
+
+  /** When the rematch is made, the players on the page go to it with their seats (a page opened
+   * later, on a game whose rematch was made long ago, offers a link instead). */
+  followRematch(before, st) {
+    const code = st.rematch && st.rematch.code;
+    const held = seatFor(this.code);
+    const news = before && before.rematch && !before.rematch.code;
+    if (!code || !news || !held || this.leaving || !this.mineSeats.length) return;
+    this.leaving = true;
+    rememberSeat(code, held);
+    location.href = `/g/${code}`;
+  }
+
+  onHint(message) {
+    this.hinted = message.action;
+    const st = this.state;
+    this.renderTable(null);
+    const button = this.tableEl.querySelector(`.ghost[data-action="${message.action}"]`);
+    if (button) button.focus({ preventScroll: false });
+    if (st && st.drawn) this.announce(t("hint.says", { what: actionText(message.action, st.drawn) }));
   }
 
   // ------------------------------------------------------------------------------ acting
@@ -281,22 +415,29 @@ export class GamePage {
 
   myTurn(phase) {
     const st = this.state;
-    return (
+    return Boolean(
       st &&
-      this.mine !== null &&
-      st.phase === phase &&
-      st.to_move === this.mine &&
-      st.seats[this.mine - 1].kind === "person"
+        st.phase === phase &&
+        this.mineSeats.includes(st.to_move) &&
+        st.seats[st.to_move - 1].kind === "person",
     );
   }
 
-  draw(pick) {
-    if (this.myTurn("draw")) this.act({ type: "draw", pick });
+  draw() {
+    if (this.myTurn("draw")) this.act({ type: "draw", seat: this.state.to_move });
   }
 
   play(action) {
     if (this.myTurn("place") && this.state.legal.includes(action))
-      this.act({ type: "play", action });
+      this.act({ type: "play", action, seat: this.state.to_move });
+  }
+
+  askHint() {
+    if (this.myTurn("place")) this.socket.send({ type: "hint", seat: this.state.to_move });
+  }
+
+  askRematch() {
+    if (this.socket.send({ type: "rematch" })) this.toast(t("rematch.sent"));
   }
 
   // ------------------------------------------------------------------------------ news
@@ -338,7 +479,9 @@ export class GamePage {
       const result = describeResult(now.result, now.seats.map(displayName));
       this.announce(`${result.headline} ${result.how}`);
     } else if (fresh && this.myTurn("draw")) {
-      this.announce(t("news.yourTurn"));
+      this.announce(this.device ? this.statusText(now) : t("news.yourTurn"));
+      // A player in another tab (or away from the screen) hears that it is their turn.
+      if (document.hidden) sound("turn");
     }
   }
 
@@ -357,15 +500,20 @@ export class GamePage {
 
   statusText(st) {
     const who = st.to_move ? this.nameOf(st.to_move) : "";
-    const me = st.to_move !== null && st.to_move === this.mine;
+    const mine = st.to_move !== null && this.mineSeats.includes(st.to_move);
+    const me = mine && !this.device;
+    const here = mine && this.device;
+    const touch = touchScreen();
     switch (st.phase) {
       case "waiting":
         return tn("status.waiting", st.seats.filter((x) => x.open).length);
       case "starting":
         return t("status.starting");
       case "draw":
-        return me ? t("status.youDraw") : t("status.draw", { name: who });
+        if (here) return t(touch ? "status.seatDraw.touch" : "status.seatDraw", { name: who });
+        return me ? t(touch ? "status.youDraw.touch" : "status.youDraw") : t("status.draw", { name: who });
       case "place":
+        if (here) return t("status.seatPlace", { name: who, card: cardName(st.drawn) });
         return me
           ? t("status.youPlace", { card: cardName(st.drawn) })
           : t("status.place", { name: who, card: cardName(st.drawn) });
@@ -382,14 +530,19 @@ export class GamePage {
     this.root.dataset.version = st.version;
     this.root.dataset.phase = st.phase;
     this.statusEl.textContent = this.statusText(st);
+    this.statusEl.className = `turn-status${st.to_move ? ` seat-colour-${st.to_move}` : ""}`;
     const mine = this.myTurn("draw") || this.myTurn("place");
     this.root.classList.toggle("my-turn", mine);
+    this.root.classList.toggle("device", this.device);
     const title = `${t("game.title", { code: this.code })} · ${t("app.name")}`;
-    document.title = mine ? `${t("title.yourTurn")} · ${title}` : title;
+    document.title =
+      mine && !this.device ? `${t("title.yourTurn")} · ${title}` : title;
     this.renderSeatsPanel();
     this.renderTable(before);
     this.renderHand();
     this.renderText();
+    replace(this.logEl, renderLog(st.log || [], st.seats.map(displayName)));
+    if (this.endEl.open) this.showEnd();
     this.restoreFocus(focus);
     clearInterval(this.awayTimer);
     const someoneAway =
@@ -409,6 +562,7 @@ export class GamePage {
       this.mine !== null && st.status !== "finished" && this.welcome
         ? {
             limit: this.welcome.away_seconds,
+            unseen: this.welcome.unseen_seconds ?? this.welcome.away_seconds,
             levels: this.welcome.levels,
             receivedAt: this.receivedAt,
             onHand: (seat, level) => {
@@ -428,7 +582,7 @@ export class GamePage {
         scores: st.scores,
         pits: st.pits,
         toMove: st.to_move,
-        mine: this.mine,
+        mine: this.mineSeats,
         winners: st.result ? st.result.winners : [],
         handOver,
       }),
@@ -448,16 +602,27 @@ export class GamePage {
       legal: mineToPlace ? st.legal : [],
       onPlay: mineToPlace ? (action) => this.play(action) : null,
       spot,
+      claims: mineToPlace && prefs.marks ? st.claims : null,
     });
     replace(this.tableEl, ...renderTablePanel(st.cards_left, snakes));
+    if (this.hinted) {
+      for (const ghost of this.tableEl.querySelectorAll(`.ghost[data-action="${this.hinted}"]`))
+        ghost.classList.add("hinted");
+    }
+    const cb = document.documentElement.classList.contains("cb");
+    // A wide screen keeps its cards at least twice the size of a phone's; a long game then
+    // makes the table taller than the window, and the seats and the deck stay in sight.
+    const min = window.innerWidth < 600 ? 40 : window.innerWidth < 1000 ? 64 : 112;
+    fitCards(this.tableEl, { min: min + (cb ? 16 : 0) });
   }
 
   renderHand() {
     const st = this.state;
     const parts = [];
     const mine = this.mine;
+    const touch = touchScreen();
     let heading = this.statusText(st);
-    if (mine !== null && st.seats[mine - 1].kind === "bot" && st.status !== "finished") {
+    if (mine !== null && !this.device && st.seats[mine - 1].kind === "bot" && st.status !== "finished") {
       parts.push(
         h(
           "div",
@@ -510,25 +675,42 @@ export class GamePage {
         parts.push(h("p", { class: "result-line" }, result.headline));
       }
       parts.push(
+        renderRematch(st, this.mineSeats, () => this.askRematch()),
         h(
           "div",
           { class: "buttons" },
           h(
             "button",
-            { type: "button", class: "primary", onclick: () => this.showEnd() },
+            { type: "button", class: "end-show", onclick: () => this.showEnd() },
             t("end.show"),
           ),
           h("a", { class: "button", href: `/g/${this.code}?view=replay` }, t("end.replay")),
         ),
       );
     } else {
-      if (st.drawn) parts.push(renderDrawn(st.drawn));
-      if (this.myTurn("place")) {
-        parts.push(h("p", { class: "hint" }, tn("hand.choices", st.legal.length)));
-      }
       const active = this.myTurn("draw");
-      if (active) parts.push(h("p", { class: "hint" }, t("hand.pick")));
-      parts.push(renderFan(st.cards_left, { active, onPick: (i) => this.draw(i) }));
+      const dock = h(
+        "div",
+        { class: "dock" },
+        renderDeck(st.cards_left, { active, onDraw: () => this.draw(), touch }),
+        st.drawn ? renderDrawn(st.drawn) : h("div", { class: "drawn drawn-empty" }),
+      );
+      parts.push(dock);
+      if (this.myTurn("place")) {
+        parts.push(
+          h(
+            "p",
+            { class: "hint" },
+            tn(touch ? "hand.choices.touch" : "hand.choices", st.legal.length),
+          ),
+          h(
+            "button",
+            { type: "button", class: "small hint-button", onclick: () => this.askHint() },
+            t("hint.button"),
+          ),
+        );
+      }
+      if (active && !touch) parts.push(h("p", { class: "hint keys-hint" }, t("hand.pick")));
     }
     replace(this.handEl, h("h2", { id: "hand-title", class: "panel-title" }, heading), ...parts);
   }
@@ -536,7 +718,7 @@ export class GamePage {
   renderText() {
     const st = this.state;
     let controls = null;
-    if (this.myTurn("draw")) controls = { onDraw: () => this.draw(0) };
+    if (this.myTurn("draw")) controls = { onDraw: () => this.draw() };
     if (this.myTurn("place")) {
       controls = { legal: st.legal, drawn: st.drawn, onPlay: (action) => this.play(action) };
     }
@@ -553,7 +735,7 @@ export class GamePage {
     const active = document.activeElement;
     if (!active || active === document.body) return { lost: true };
     if (!this.root.contains(active)) return null;
-    if (active.classList.contains("fan-card")) return { selector: ".fan-card[tabindex='0']" };
+    if (active.classList.contains("deck")) return { selector: ".deck-active" };
     if (active.dataset.action)
       return { selector: `.${active.classList[0]}[data-action="${active.dataset.action}"]` };
     return { lost: true };
@@ -564,8 +746,7 @@ export class GamePage {
     const active = document.activeElement;
     if (active && active !== document.body && this.root.contains(active)) return;
     let target = key.selector ? this.root.querySelector(key.selector) : null;
-    if (!target && this.myTurn("draw"))
-      target = this.handEl.querySelector(".fan-card[tabindex='0']");
+    if (!target && this.myTurn("draw")) target = this.handEl.querySelector(".deck-active");
     if (!target && this.myTurn("place")) target = this.tableEl.querySelector(".ghost");
     if (target && !this.endEl.open) target.focus({ preventScroll: false });
   }
@@ -575,66 +756,23 @@ export class GamePage {
   showEnd() {
     const st = this.state;
     if (!st || !st.result) return;
-    const names = st.seats.map(displayName);
-    const result = describeResult(st.result, names);
-    const rows = st.seats.map((seat, i) =>
-      h(
-        "tr",
-        { class: st.result.winners.includes(i + 1) ? "winner" : "" },
-        h("th", { scope: "row" }, names[i]),
-        h("td", {}, st.result.cards[i]),
-        h("td", {}, st.result.snakes[i]),
-        h("td", {}, st.result.longest[i]),
-      ),
-    );
-    replace(
-      this.endEl,
-      h("div", { class: "end-confetti", "aria-hidden": "true" }),
-      h("h2", { id: "end-title" }, result.headline),
-      h(
-        "p",
-        { class: "end-how", dataset: { tieBreak: result.tieBreak ? "yes" : "no" } },
-        result.how,
-      ),
-      h(
-        "table",
-        { class: "end-scores" },
-        h("caption", { class: "visually-hidden" }, t("end.scores")),
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            h("th", { scope: "col" }, t("end.player")),
-            h("th", { scope: "col" }, t("measure.cards")),
-            h("th", { scope: "col" }, t("measure.snakes")),
-            h("th", { scope: "col" }, t("measure.longest")),
-          ),
-        ),
-        h("tbody", {}, rows),
-      ),
-      h(
-        "div",
-        { class: "buttons" },
-        h("a", { class: "button primary", href: `/g/${this.code}?view=replay` }, t("end.replay")),
-        h(
-          "a",
-          {
-            class: "button",
-            href: api.gameRecordUrl(this.code),
-            download: `hisss-${this.code}.json`,
-          },
-          t("end.download"),
-        ),
-        h("a", { class: "button", href: "/" }, t("end.newGame")),
-        h(
-          "button",
-          { type: "button", class: "end-close", onclick: () => this.endEl.close() },
-          t("end.close"),
-        ),
-      ),
-    );
+    // Rebuild only when what the dialog shows has changed: a presence update arriving while a
+    // player clicks a link must not swap the link under the pointer.
+    const key = JSON.stringify([
+      currentLanguage(),
+      st.seats.map(displayName),
+      st.result,
+      st.rematch ?? null,
+      this.mineSeats,
+    ]);
+    if (this.endEl.open && key === this.endKey) return;
+    this.endKey = key;
+    renderEnd(this.endEl, {
+      st,
+      code: this.code,
+      mine: this.mineSeats,
+      onRematch: () => this.askRematch(),
+    });
     if (!this.endEl.open) this.endEl.showModal();
   }
 }

@@ -1,5 +1,7 @@
-// The lobby (/): create a game, share its seats' links, join by link or code, watch, upload a
-// record to replay, and the lists of open, running and recent games.
+// The first screen (/): one click to play against the computer (its choices remembered), a game
+// for several people on this device, a game with friends online (its seats' links to share),
+// joining by link or code, watching, uploading a record to replay, and the lobby's lists of
+// public games.
 
 import { api } from "./api.js";
 import { copyText, h, replace } from "./dom.js";
@@ -9,6 +11,7 @@ import { prefs, rememberSeat } from "./prefs.js";
 
 const REFRESH_MS = 5000;
 const MAX_SEATS = 5;
+const PACES = ["fast", "normal", "slow"];
 
 function field(label, control, help = null) {
   return h(
@@ -18,6 +21,16 @@ function field(label, control, help = null) {
     control,
     help ? h("p", { class: "help" }, help) : null,
   );
+}
+
+/** Why an uploaded record was refused, in the reader's words: which turn, or which line. */
+function uploadProblem(failure) {
+  if (failure.code !== "bad_record") return errorText(failure);
+  const { turn, line } = failure.details;
+  if (Number.isInteger(turn) && turn > 0) return t("upload.badTurn", { turn });
+  if (turn === 0) return t("upload.badSetup");
+  if (Number.isInteger(line)) return t("upload.badLine", { line });
+  return t("upload.notRecord");
 }
 
 let uid = 0;
@@ -86,6 +99,8 @@ export class LobbyPage {
             ),
           ),
         ),
+        this.renderQuick(),
+        this.renderDevice(),
         this.created ? this.renderCreated() : this.renderCreate(),
         this.renderJoin(),
         this.renderUpload(),
@@ -93,6 +108,220 @@ export class LobbyPage {
       ),
     );
     if (this.lists) this.renderLists();
+  }
+
+  // ------------------------------------------------------------------------ playing at once
+
+  levels() {
+    const opts = this.options;
+    return opts && opts.levels.length
+      ? opts.levels.map((l) => l.name)
+      : ["easy", "medium", "hard", "expert", "gentle"];
+  }
+
+  paceSelect(id, value, onchange) {
+    return h(
+      "select",
+      { id, class: "pace-select", onchange: (e) => onchange(e.target.value) },
+      PACES.map((pace) => h("option", { value: pace, selected: pace === value }, t(`pace.${pace}`))),
+    );
+  }
+
+  /** Create a game and go to it with its seat (all the people's seats on one device). */
+  async launch(spec, error) {
+    error.textContent = "";
+    try {
+      const game = await api.create(spec);
+      const seat = game.seats.find((x) => x.token);
+      rememberSeat(game.code, { seat: seat.seat, token: seat.token });
+      location.href = `/g/${game.code}`;
+    } catch (failure) {
+      error.textContent = errorText(failure);
+    }
+  }
+
+  renderQuick() {
+    const quick = prefs.quick;
+    const save = () => (prefs.quick = quick);
+    const opponentsId = nextId("opponents");
+    const levelId = nextId("quick-level");
+    const paceId = nextId("quick-pace");
+    const opponents = h(
+      "select",
+      {
+        id: opponentsId,
+        class: "quick-opponents",
+        onchange: (e) => {
+          quick.opponents = Number(e.target.value);
+          save();
+        },
+      },
+      [1, 2, 3, 4].map((n) =>
+        h("option", { value: n, selected: n === quick.opponents }, tn("quick.opponents", n)),
+      ),
+    );
+    const level = h(
+      "select",
+      {
+        id: levelId,
+        class: "quick-level",
+        onchange: (e) => {
+          quick.level = e.target.value;
+          save();
+        },
+      },
+      this.levels().map((name) =>
+        h(
+          "option",
+          { value: name, selected: name === quick.level },
+          `${t(`level.${name}`)} – ${t(`levelHelp.${name}`)}`,
+        ),
+      ),
+    );
+    const pace = this.paceSelect(paceId, quick.pace, (value) => {
+      quick.pace = value;
+      save();
+    });
+    const error = h("p", { class: "form-error", role: "alert" });
+    return h(
+      "form",
+      {
+        class: "panel quick",
+        "aria-labelledby": "quick-title",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const bots = Array.from({ length: quick.opponents }, () => ({
+            kind: "bot",
+            level: quick.level,
+          }));
+          this.launch(
+            {
+              pace: quick.pace,
+              seats: [{ kind: "person", name: prefs.playerName || null }, ...bots],
+            },
+            error,
+          );
+        },
+      },
+      h("h2", { id: "quick-title" }, t("quick.title")),
+      h(
+        "div",
+        { class: "field-row" },
+        field(t("quick.against"), opponents),
+        field(t("quick.level"), level),
+        field(t("pace.label"), pace),
+      ),
+      h("button", { type: "submit", class: "primary big play-button" }, t("quick.play")),
+      error,
+    );
+  }
+
+  renderDevice() {
+    const names = prefs.deviceNames;
+    const people = Array.from({ length: Math.max(2, names.length) }, (_, i) => names[i] || "");
+    let bots = 0;
+    let pace = prefs.quick.pace;
+    const list = h("ol", { class: "device-names" });
+    const error = h("p", { class: "form-error", role: "alert" });
+    const botsId = nextId("device-bots");
+    const botsSelect = h("select", { id: botsId, class: "device-bots" });
+    const drawBots = () => {
+      const most = MAX_SEATS - people.length;
+      bots = Math.min(bots, most);
+      replace(
+        botsSelect,
+        Array.from({ length: most + 1 }, (_, n) =>
+          h("option", { value: n, selected: n === bots }, tn("device.bots", n)),
+        ),
+      );
+    };
+    botsSelect.addEventListener("change", () => (bots = Number(botsSelect.value)));
+    const draw = () => {
+      replace(
+        list,
+        people.map((name, i) => {
+          const id = nextId("device-name");
+          return h(
+            "li",
+            { class: "device-row" },
+            h("label", { for: id }, t("device.name", { n: i + 1 })),
+            h("input", {
+              id,
+              class: "device-name",
+              maxlength: 40,
+              autocomplete: "off",
+              value: name,
+              placeholder: t("seat.player_numbered", { number: i + 1 }),
+              oninput: (e) => (people[i] = e.target.value),
+            }),
+          );
+        }),
+      );
+      add.disabled = people.length >= MAX_SEATS;
+      remove.disabled = people.length <= 2;
+      drawBots();
+    };
+    const add = h(
+      "button",
+      {
+        type: "button",
+        class: "small device-add",
+        onclick: () => {
+          if (people.length < MAX_SEATS) people.push("");
+          draw();
+        },
+      },
+      t("device.add"),
+    );
+    const remove = h(
+      "button",
+      {
+        type: "button",
+        class: "small device-remove",
+        onclick: () => {
+          if (people.length > 2) people.pop();
+          draw();
+        },
+      },
+      t("device.remove"),
+    );
+    draw();
+    const paceId = nextId("device-pace");
+    return h(
+      "form",
+      {
+        class: "panel device-form",
+        "aria-labelledby": "device-title",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const clean = people.map((x) => x.trim());
+          prefs.deviceNames = clean;
+          this.launch(
+            {
+              device: true,
+              pace,
+              seats: [
+                ...clean.map((name) => ({ kind: "person", name: name || null })),
+                ...Array.from({ length: bots }, () => ({ kind: "bot", level: prefs.quick.level })),
+              ],
+            },
+            error,
+          );
+        },
+      },
+      h("h2", { id: "device-title" }, t("device.title")),
+      h("p", { class: "help" }, t("device.help")),
+      list,
+      h("div", { class: "buttons" }, add, remove),
+      h(
+        "div",
+        { class: "field-row" },
+        field(t("device.botsLabel"), botsSelect),
+        field(t("pace.label"), this.paceSelect(paceId, pace, (value) => (pace = value))),
+      ),
+      h("button", { type: "submit", class: "primary device-play" }, t("device.play")),
+      error,
+    );
   }
 
   // ------------------------------------------------------------------------ creating
@@ -103,9 +332,7 @@ export class LobbyPage {
       decks: { rainbow: { size: 50 } },
       levels: [],
     };
-    const levels = opts.levels.length
-      ? opts.levels.map((l) => l.name)
-      : ["easy", "medium", "hard", "expert", "gentle"];
+    const levels = this.levels();
     const title = h("input", {
       id: nextId("title"),
       name: "title",
@@ -132,6 +359,13 @@ export class LobbyPage {
     );
     const forcedId = nextId("forced");
     const forced = h("input", { type: "checkbox", id: forcedId, name: "forced", checked: true });
+    const publicId = nextId("public");
+    const listed = h("input", { type: "checkbox", id: publicId, name: "public", class: "public" });
+    let pace = "normal";
+    const paceField = field(
+      t("pace.label"),
+      this.paceSelect(nextId("pace"), pace, (value) => (pace = value)),
+    );
     const seatList = h("ol", { class: "seat-setup" });
     const drawSeats = () => {
       replace(
@@ -270,6 +504,8 @@ export class LobbyPage {
           };
           if (title.value.trim()) spec.title = title.value.trim();
           if (!forced.checked) spec.set = { forced_placement: false };
+          spec.public = listed.checked;
+          spec.pace = pace;
           try {
             this.created = await api.create(spec);
             this.render();
@@ -290,6 +526,8 @@ export class LobbyPage {
         field(t("lobby.deck"), deck),
       ),
       h("div", { class: "check" }, forced, h("label", { for: forcedId }, t("lobby.forced"))),
+      h("div", { class: "check" }, listed, h("label", { for: publicId }, t("lobby.public"))),
+      paceField,
       h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatList, addSeat),
       h("button", { type: "submit", class: "primary create-button" }, t("lobby.createButton")),
       error,
@@ -510,9 +748,7 @@ export class LobbyPage {
             const stored = await api.upload(await chosen.text());
             location.href = stored.link;
           } catch (failure) {
-            error.textContent = t("upload.bad", {
-              reason: failure.code === "bad_record" ? failure.message : errorText(failure),
-            });
+            error.textContent = t("upload.bad", { reason: uploadProblem(failure) });
           }
         },
       },
@@ -571,6 +807,9 @@ export class LobbyPage {
       .map((seat) => (seat.open ? t("seat.open") : displayName(seat)))
       .join(t("names.separator"));
     const label = game.title || game.code;
+    // The game's name follows each button's word for screen readers, so that the name they
+    // hear starts with the word they see.
+    const named = (word) => [word, h("span", { class: "visually-hidden" }, ` – ${label}`)];
     const actions = [];
     if (status === "open") {
       actions.push(
@@ -580,7 +819,6 @@ export class LobbyPage {
             type: "button",
             class: "small primary",
             dataset: { key: `join-${game.code}` },
-            "aria-label": t("lists.joinGame", { game: label }),
             onclick: (event) =>
               this.join(
                 game.code,
@@ -588,7 +826,7 @@ export class LobbyPage {
                 event.target.closest("li").querySelector(".form-error"),
               ),
           },
-          t("join.button"),
+          named(t("join.button")),
         ),
       );
     }
@@ -598,9 +836,8 @@ export class LobbyPage {
         {
           class: "button small",
           href: `/g/${game.code}`,
-          "aria-label": t("lists.watchGame", { game: label }),
         },
-        status === "finished" ? t("lists.result") : t("lobby.watch"),
+        named(status === "finished" ? t("lists.result") : t("lobby.watch")),
       ),
     );
     if (status === "finished") {
@@ -610,9 +847,8 @@ export class LobbyPage {
           {
             class: "button small",
             href: `/g/${game.code}?view=replay`,
-            "aria-label": t("lists.replayGame", { game: label }),
           },
-          t("end.replay"),
+          named(t("end.replay")),
         ),
       );
     }

@@ -25,38 +25,47 @@ export function awayNow(seat, receivedAt) {
   return seat.away_seconds + (performance.now() - receivedAt) / 1000;
 }
 
+/** The seconds a seat must be away before it may go to a bot: longer if never connected. */
+function awayLimit(seat, handOver) {
+  return seat.arrived === false ? handOver.unseen : handOver.limit;
+}
+
 /**
- * The seat panels: name, kind, presence, scores and pit of each seat. `handOver` (optional):
- * {limit, levels, receivedAt, onHand(seat, level)} offers to hand away seats to a bot.
+ * The seat panels: name, kind, presence, scores and pit of each seat, each in its seat's colour.
+ * `mine`: the seats this page plays (several on one device). `handOver` (optional):
+ * {limit, unseen, levels, receivedAt, onHand(seat, level)} offers to hand away seats to a bot.
  */
 export function renderSeats({
   seats,
   scores,
   pits,
   toMove = null,
-  mine = null,
+  mine = [],
   winners = [],
   handOver = null,
 }) {
-  const list = h("ol", { class: "seat-list" });
+  const list = h("ol", { class: "seat-list", style: `--players:${seats.length}` });
+  const alone = mine.length === 1;
   seats.forEach((seat, i) => {
     const number = i + 1;
     const info = typeof seat === "string" ? { name: seat, kind: "person", connected: true } : seat;
     const tags = [];
-    if (number === mine) tags.push(t("seat.you"));
+    if (alone && mine.includes(number)) tags.push(t("seat.you"));
     if (info.kind === "bot" && info.level)
       tags.push(t("seat.botTag", { level: t(`level.${info.level}`) }));
     if (info.open) tags.push(t("seat.open"));
+    else if (info.kind === "person" && info.arrived === false) tags.push(t("seat.notYet"));
     else if (info.kind === "person" && info.connected === false) tags.push(t("seat.away"));
     const score = scores[i];
-    const classes = ["seat"];
+    const classes = ["seat", `seat-colour-${number}`];
     if (number === toMove) classes.push("to-move");
-    if (number === mine) classes.push("mine");
+    if (mine.includes(number)) classes.push("mine");
     if (winners.includes(number)) classes.push("winner");
     const away = handOver ? awayNow(info, handOver.receivedAt) : null;
     let offer = null;
-    if (handOver && number !== mine && away !== null) {
-      if (away >= handOver.limit) {
+    if (handOver && !mine.includes(number) && away !== null) {
+      const limit = awayLimit(info, handOver);
+      if (away >= limit) {
         const select = h(
           "select",
           { "aria-label": t("handOver.level", { name: displayName(info) }) },
@@ -82,9 +91,11 @@ export function renderSeats({
         offer = h(
           "p",
           { class: "hand-over-wait" },
-          t(info.open ? "handOver.waitOpen" : "handOver.wait", {
-            n: Math.ceil(handOver.limit - away),
-          }),
+          info.arrived === false
+            ? t(info.open ? "handOver.waitOpen" : "handOver.waitUnseen", {
+                n: Math.ceil((limit - away) / 60),
+              })
+            : t("handOver.wait", { n: Math.ceil(limit - away) }),
         );
       }
     }
@@ -99,6 +110,7 @@ export function renderSeats({
             class: `presence ${info.connected === false ? "off" : "on"}`,
             "aria-hidden": "true",
           }),
+          h("span", { class: "seat-dot", "aria-hidden": "true" }, number),
           h("span", { class: "seat-name" }, displayName(info)),
           number === toMove ? h("span", { class: "turn-mark" }, t("seat.toMove")) : null,
           winners.includes(number) ? h("span", { class: "win-mark" }, t("seat.winner")) : null,
@@ -108,7 +120,11 @@ export function renderSeats({
           "div",
           { class: "seat-score" },
           h("strong", { class: "seat-cards" }, tn("score.cards", score.cards)),
-          ` · ${tn("score.snakes", score.snakes)} · ${t("score.longest", { n: score.longest })}`,
+          h(
+            "span",
+            { class: "seat-rest" },
+            ` · ${tn("score.snakes", score.snakes)} · ${t("score.longest", { n: score.longest })}`,
+          ),
         ),
         pits[i].length
           ? h(

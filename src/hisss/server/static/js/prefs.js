@@ -1,5 +1,6 @@
 // The player's preferences, remembered in localStorage: language, colour-blind mode, text view,
-// and the seat tokens of the games this browser plays (one entry per game code).
+// sound, the beginners' marks, the last game against the computer, and the seat tokens of the
+// games this browser plays (one entry per game code).
 
 const PREFIX = "hisss.";
 
@@ -39,6 +40,39 @@ export const prefs = {
   },
   set textView(value) {
     write("textView", Boolean(value));
+  },
+  get sound() {
+    return read("sound", true) !== false;
+  },
+  set sound(value) {
+    write("sound", Boolean(value));
+  },
+  get marks() {
+    return read("marks", false) === true;
+  },
+  set marks(value) {
+    write("marks", Boolean(value));
+  },
+  /** The last game against the computer: {opponents, level, pace}. */
+  get quick() {
+    const value = read("quick", null);
+    const fine = value && typeof value === "object";
+    return {
+      opponents: fine && Number.isInteger(value.opponents) ? value.opponents : 1,
+      level: fine && typeof value.level === "string" ? value.level : "medium",
+      pace: fine && typeof value.pace === "string" ? value.pace : "normal",
+    };
+  },
+  set quick(value) {
+    write("quick", { opponents: value.opponents, level: value.level, pace: value.pace });
+  },
+  /** The names of the last game on this device. */
+  get deviceNames() {
+    const value = read("deviceNames", []);
+    return Array.isArray(value) ? value.filter((x) => typeof x === "string").slice(0, 5) : [];
+  },
+  set deviceNames(value) {
+    write("deviceNames", value.map((x) => String(x).slice(0, 40)).slice(0, 5));
   },
   get playerName() {
     return read("playerName", "");

@@ -1,5 +1,6 @@
 // The table: the snakes under construction, the placements of the drawn card on their open
-// ends, the fan of face-down cards, and the pits. Pure rendering: callers pass the data and the
+// ends (with the beginners' mark on those that complete a snake), the deck of face-down cards,
+// and the pits. Pure rendering: callers pass the data and the
 // handlers, and get elements back.
 
 import { arrowKeys, h } from "./dom.js";
@@ -35,14 +36,22 @@ export function placedSpot(event, table) {
   return { snake: touch.snake, index: first ? 0 : snake.length - 1 };
 }
 
-function ghostButton(drawn, action, touch, pair, onPlay) {
+function claimBadge(claims, action) {
+  const n = claims ? claims[action.text] : 0;
+  return n ? h("span", { class: "claim-badge", "aria-hidden": "true" }, `+${n}`) : null;
+}
+
+function ghostButton(drawn, action, touch, pair, onPlay, claims) {
   const { card, flip } = cardAt(drawn, touch);
-  const label = actionText(action, drawn);
+  const n = claims ? claims[action.text] : 0;
+  const label = n
+    ? `${actionText(action, drawn)} ${tn("marks.takes", n)}`
+    : actionText(action, drawn);
   return h(
     "button",
     {
       type: "button",
-      class: `ghost ghost-${touch.end}${pair ? " ghost-join" : ""}`,
+      class: `ghost ghost-${touch.end}${pair ? " ghost-join" : ""}${n ? " ghost-claims" : ""}`,
       dataset: { action: action.text },
       "aria-label": label,
       title: label,
@@ -50,14 +59,23 @@ function ghostButton(drawn, action, touch, pair, onPlay) {
     },
     cardSvg(card, { flip }),
     pair ? h("span", { class: "join-badge", "aria-hidden": "true" }, `⇄ ${pair}`) : null,
+    claimBadge(claims, action),
   );
 }
 
 /**
  * The snakes as an <ol>. With `drawn` and `legal` (and `onPlay`), each legal placement is a
- * button on the open end(s) it touches, showing the card in the turn it would lie.
+ * button on the open end(s) it touches, showing the card in the turn it would lie. `claims`
+ * (optional, the beginners' marks) maps the placements that complete a snake to the cards taken.
  */
-export function renderSnakes({ table, drawn = null, legal = [], onPlay = null, spot = null }) {
+export function renderSnakes({
+  table,
+  drawn = null,
+  legal = [],
+  onPlay = null,
+  spot = null,
+  claims = null,
+}) {
   const ghosts = new Map();
   let newGhost = null;
   if (drawn && onPlay) {
@@ -75,6 +93,7 @@ export function renderSnakes({ table, drawn = null, legal = [], onPlay = null, s
             onclick: () => onPlay(action.text),
           },
           cardSvg(drawn),
+          claimBadge(claims, action),
         );
         continue;
       }
@@ -82,7 +101,9 @@ export function renderSnakes({ table, drawn = null, legal = [], onPlay = null, s
         const other = action.touches.find((x) => x !== touch);
         const key = `${touch.snake}${touch.end}`;
         if (!ghosts.has(key)) ghosts.set(key, []);
-        ghosts.get(key).push(ghostButton(drawn, action, touch, other ? other.snake : null, onPlay));
+        ghosts
+          .get(key)
+          .push(ghostButton(drawn, action, touch, other ? other.snake : null, onPlay, claims));
       }
     }
   }
@@ -171,40 +192,56 @@ export function miniSnake(text) {
 }
 
 /**
- * The fan of face-down cards. Active: each card is a button (one Tab stop, arrows move, Enter
- * draws); which one is picked does not change which card comes (RULES §3.2).
+ * The deck: a compact pile of face-down cards whose height shows how many are left, with the
+ * number on it. Active, it is one button that draws the next card (RULES §3.2: any card of the
+ * face-down pile is the same draw).
  */
-export function renderFan(count, { active = false, onPick = null } = {}) {
-  const spread = count > 1 ? Math.min(3, 70 / count) : 0;
-  const fan = h("div", {
-    class: `fan${active ? " fan-active" : ""}`,
-    role: "group",
-    "aria-label": tn("fan.label", count),
-    style: `--n:${Math.max(count - 1, 1)};--mid:${(count - 1) / 2};--spread:${spread}deg`,
-  });
-  for (let i = 0; i < count; i++) {
-    const style = `--i:${i}`;
-    if (active) {
-      fan.append(
-        h(
-          "button",
-          {
-            type: "button",
-            class: "fan-card",
-            style,
-            tabindex: i === Math.floor(count / 2) ? 0 : -1,
-            "aria-label": t("fan.card", { n: i + 1, count }),
-            onclick: () => onPick(i),
-          },
-          backSvg(),
-        ),
-      );
-    } else {
-      fan.append(h("span", { class: "fan-card", style }, backSvg()));
-    }
+export function renderDeck(count, { active = false, onDraw = null, touch = false } = {}) {
+  const layers = count ? Math.min(5, Math.ceil(count / 10)) : 0;
+  const pile = h(
+    "span",
+    { class: "deck-pile", "aria-hidden": "true", style: `--layers:${layers}` },
+    Array.from({ length: layers }, (_, i) =>
+      h("span", { class: "deck-card", style: `--k:${i}` }, backSvg()),
+    ),
+    h("span", { class: "deck-count" }, String(count)),
+  );
+  if (!active) {
+    return h(
+      "div",
+      { class: "deck", role: "img", "aria-label": tn("fan.label", count) },
+      pile,
+    );
   }
-  if (active) arrowKeys(fan, ".fan-card", { roving: true });
-  return fan;
+  // The words seen come first in the name heard, then the number of cards left.
+  return h(
+    "button",
+    { type: "button", class: "deck deck-active", onclick: () => onDraw() },
+    pile,
+    h("span", { class: "deck-word" }, t(touch ? "deck.tap" : "deck.draw")),
+    h("span", { class: "visually-hidden" }, ` (${tn("fan.label", count)})`),
+  );
+}
+
+/**
+ * Size the cards of a table to the room it has: the largest size (up to `max`) at which every
+ * snake, wrapped onto as many lines as it needs, fits the width of the table and the window's
+ * height below the table's top; never below `min` (the table then grows and scrolls with the
+ * page).
+ */
+export function fitCards(area, { min = 44, max = 170 } = {}) {
+  const list = area.querySelector(".snakes");
+  if (!list) return;
+  const width = list.clientWidth - 40; // the snake's number
+  const counts = [...list.querySelectorAll(".snake-row")].map((row) => row.childElementCount);
+  const room = Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
+  let size = max;
+  for (; size > min; size -= 2) {
+    const perLine = Math.max(1, Math.floor(width / (size + 8)));
+    const lines = counts.reduce((sum, n) => sum + Math.max(1, Math.ceil(n / perLine)), 0);
+    if (lines * (size * (2 / 3) + 14) <= room) break;
+  }
+  area.style.setProperty("--card-w", `${Math.max(size, min)}px`);
 }
 
 /** A drawn card shown face up, with its name under it. */

@@ -1,0 +1,281 @@
+"""The terminal game's screen drawn from its match: :class:`GameView` is the base of
+:class:`~hisss.tui.app.HisssApp`, which adds the moves, the bots, the keys and the dialogs.
+
+The screen, from the top: the turn and the game's options; what the player to move should do;
+then the table on the left (the fan of face-down cards, the "Hisss!" banner, the snakes, which
+scroll, and the log of the last moves) and on the right each player's cards and pit, the drawn card
+and the list of places it can go; at the foot a message and the keys. Every name is drawn as plain
+text, never read as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from hisss.core import Action, ActionKind, Snake
+from hisss.i18n import Catalog
+from hisss.record import Phase
+from hisss.tui.match import Match
+from hisss.tui.render import Look
+from hisss.tui.screens import EndScreen
+from hisss.tui.styles import CSS
+from hisss.tui.widgets import BannerView, FanView, LogView, PlayersView, TableView
+from hisss.tui.words import SeatNames, describe_action, setup_names
+
+W = TypeVar("W", bound=Widget)
+
+#: How long the "Hisss!" banner stays, in seconds.
+BANNER_SECONDS = 3.0
+
+#: A line of the move log: a text, the starter, a move (seat, card, where) or a claim (seat,
+#: length), with its data.
+LogEntry = tuple[str, tuple[Any, ...]]
+
+
+class GameView(App[None]):
+    """Draws the game screen of ``match`` in the catalog's language (see the module docstring)."""
+
+    CSS = CSS
+
+    def __init__(self, match: Match, catalog: Catalog, colour_blind: bool) -> None:
+        super().__init__()
+        self.match = match
+        self.catalog = catalog
+        self.look = Look(catalog, colour_blind)
+        self.seats = SeatNames.of(match.game.seats, catalog)
+        self.names = list(self.seats.names)
+        #: The move log, oldest first.
+        self.log_entries: list[LogEntry] = []
+        self._claim_moment: tuple[int, Snake] | None = None
+        self._actions: list[Action] = []
+        self._options_key: tuple[int, object, bool] | None = None
+        self._banner_timer: Timer | None = None
+        self._too_small = False
+        self._lasting = False
+
+    def compose(self) -> ComposeResult:
+        """The game's widgets (see the module docstring)."""
+        yield Static(id="too-small")
+        with Vertical(id="game"):
+            yield Static(id="top")
+            yield Static(id="prompt")
+            with Horizontal(id="body"):
+                with Vertical(id="left"):
+                    yield FanView(self.look, id="fan")
+                    yield BannerView(id="banner")
+                    with VerticalScroll(id="table-scroll") as scroll:
+                        scroll.can_focus = False
+                        yield TableView(self.look, id="table")
+                    yield LogView(id="log")
+                with Vertical(id="side"):
+                    yield PlayersView(self.look, self.catalog, id="players")
+                    yield Static(id="drawn")
+                    yield Static(id="actions-title")
+                    yield OptionList(id="actions")
+                    yield Static(id="legend")
+            yield Static(id="status")
+            yield Static(id="keys")
+
+    def phase(self) -> str:
+        """``pick`` (a person draws), ``place`` (a person places), ``bot`` or ``over``."""
+        match = self.match
+        if match.is_over():
+            return "over"
+        if match.bot_to_move():
+            return "bot"
+        return "pick" if match.game.phase is Phase.DRAW else "place"
+
+    def alive(self) -> bool:
+        """True while the app runs with its game screen (timers may fire as it closes)."""
+        return self.is_running and bool(self.screen_stack)
+
+    def part(self, selector: str | type[W], expect: type[W] | None = None) -> W:
+        """A widget of the game screen, even while another screen is over it."""
+        screen = self.screen_stack[0]
+        if isinstance(selector, str):
+            assert expect is not None
+            return screen.query_one(selector, expect)
+        return screen.query_one(selector)
+
+    def say(self, text: str, *, lasting: bool = False) -> None:
+        """Show ``text`` on the status line (plain text, never markup). It goes with the next
+        move (:meth:`unsay`) unless it is ``lasting`` (it stays true after a move)."""
+        self._lasting = lasting
+        self.part("#status", Static).update(Text(text))
+        if isinstance(self.screen, EndScreen):
+            self.screen.show_status(text)
+
+    def unsay(self) -> None:
+        """Clear the status line when its message was about the position before a move."""
+        if not self._lasting:
+            self.say("")
+
+    # ------------------------------------------------------------------ drawing the screen
+
+    def refresh_view(self) -> None:
+        """Redraw every part of the game screen from the match."""
+        catalog, match, look = self.catalog, self.match, self.look
+        state = match.game.state
+        phase = self.phase()
+        rules_name, deck_name = setup_names(catalog, state)
+        scoring = catalog.text(f"scoring.{state.rules.scoring.value}", target=state.rules.target)
+        top = Text.assemble(
+            (catalog.text("app.title"), "bold"),
+            " · ",
+            catalog.text("top.turn", turn=state.turns + (0 if phase == "over" else 1)),
+            " · ",
+            catalog.text("top.setup", rules=rules_name, deck=deck_name, scoring=scoring),
+        )
+        self.part("#top", Static).update(top)
+        name = self.names[state.to_move]
+        card = catalog.card_name(state.drawn) if state.drawn is not None else ""
+        prompts = {
+            "pick": catalog.text("phase.pick", name=name),
+            "place": catalog.text("phase.place", name=name, card=card),
+            "bot": catalog.text("phase.bot", name=name),
+            "over": catalog.text("phase.over"),
+        }
+        self.part("#prompt", Static).update(Text(prompts[phase]))
+        fan = self.part(FanView)
+        fan.show(look, state.remaining, phase == "pick")
+        fan.can_focus = phase == "pick" and not self._too_small
+        self.part(PlayersView).show(look, self.names, state, match.is_over())
+        drawn = Text(catalog.text("drawn.title"), style="bold")
+        drawn.append("\n")
+        if state.drawn is not None:
+            drawn.append_text(look.card(state.drawn))
+            drawn.append(" " + catalog.card_name(state.drawn))
+        else:
+            drawn.append(catalog.text("drawn.none"), style="italic")
+        self.part("#drawn", Static).update(drawn)
+        self.part("#actions-title", Static).update(Text(catalog.text("actions.title")))
+        self.refresh_actions(phase)
+        legend = self.part("#legend", Static)
+        legend.display = look.colour_blind
+        legend.update(look.legend())
+        keys = [catalog.text(f"keys.{phase}")] if phase in ("pick", "place") else []
+        if phase == "bot":
+            keys.append(catalog.text("keys.wait"))
+        keys.append(catalog.text("keys.common"))
+        if match.bots:
+            keys.append(catalog.text("keys.speed"))
+        self.part("#keys", Static).update(Text(" · ".join(keys)))
+        self.part(LogView).show([self.log_line(entry) for entry in self.log_entries[-40:]])
+        self.refresh_table()
+
+    def log_line(self, entry: LogEntry) -> Text:
+        """A line of the move log, drawn with the current look."""
+        kind, data = entry
+        catalog = self.catalog
+        if kind == "starter":
+            (card,) = data
+            return Text.assemble(
+                self.look.card(card), " ", catalog.text("log.starter", card=catalog.card_name(card))
+            )
+        if kind == "move":
+            seat, card, where = data
+            return Text.assemble(
+                (self.names[seat], "bold"),
+                ": ",
+                self.look.card(card),
+                f" {catalog.card_name(card)} → {where}",
+            )
+        if kind == "claim":
+            seat, length = data
+            return Text(self.seats.banner(seat, length), style="bold #ffd43b")
+        return Text(str(data[0]), style="italic")
+
+    def refresh_actions(self, phase: str) -> None:
+        """Fill the list of placements for the drawn card (kept while the position stays)."""
+        options = self.part("#actions", OptionList)
+        options.can_focus = phase == "place" and not self._too_small
+        state = self.match.game.state
+        key = (state.turns, state.drawn, self.look.colour_blind)
+        if phase != "place":
+            if self._options_key is not None or not options.option_count:
+                options.clear_options()
+                options.add_option(Option(Text(self.catalog.text("actions.none")), disabled=True))
+            self._actions = []
+            self._options_key = None
+            return
+        if key == self._options_key:
+            return
+        highlighted = options.highlighted if self._options_key is not None else None
+        self._actions = state.legal_actions()
+        options.clear_options()
+        options.add_options([Option(self.action_prompt(a)) for a in self._actions])
+        options.highlighted = highlighted if highlighted is not None else 0
+        self._options_key = key
+
+    def action_prompt(self, action: Action) -> Text:
+        """A placement in the list: the card as it would lie there, and the place in words."""
+        card = self.match.game.state.drawn
+        assert card is not None
+        if action.kind is ActionKind.NEW:
+            ghost = self.look.card(card)
+        else:
+            assert action.end is not None
+            ghost = self.look.ghost(card, action.end, action.side)
+        return Text.assemble(ghost, " ", describe_action(self.catalog, action))
+
+    def chosen_action(self) -> Action | None:
+        """The placement highlighted in the list, if any."""
+        index = self.part("#actions", OptionList).highlighted
+        if index is None or not 0 <= index < len(self._actions):
+            return None
+        return self._actions[index]
+
+    def refresh_table(self) -> None:
+        """Redraw the snakes with the marks of the highlighted placement (or the snake just
+        claimed, highlighted where it lay), scrolled into view."""
+        state = self.match.game.state
+        moment = self._claim_moment
+        self.part(TableView).show(
+            self.look,
+            state.table,
+            state.drawn if self._actions else None,
+            self._actions,
+            self.chosen_action(),
+            self.catalog.text("table.empty"),
+            None if moment is None else (*moment, self.catalog.text("hisss.word")),
+        )
+        self.call_after_refresh(self._scroll_to_chosen)
+
+    def _scroll_to_chosen(self) -> None:
+        if not self.alive():
+            return
+        table = self.part(TableView)
+        region = table.chosen_region()
+        if region is not None:
+            scroll = self.part("#table-scroll", VerticalScroll)
+            scroll.scroll_to_region(region.translate(table.virtual_region.offset), animate=False)
+
+    def show_banner(self, seat: int, snake: Snake) -> None:
+        """The "Hisss!" banner: who took which snake (it hides itself after a few seconds)."""
+        self.draw_banner(seat, snake)
+        banner = self.part(BannerView)
+        banner.display = True
+        if self._banner_timer is not None:
+            self._banner_timer.stop()
+        self._banner_timer = self.set_timer(BANNER_SECONDS, self._hide_banner)
+
+    def draw_banner(self, seat: int, snake: Snake) -> None:
+        """Draw the banner's words and the snake, its cards as big as the table's."""
+        table = self.part(TableView)
+        cards = table.look_at(table.size.width).placed_cards(snake)
+        self.part(BannerView).show(self.seats.banner(seat, snake.length), cards)
+
+    def _hide_banner(self) -> None:
+        if self.alive():
+            self.part(BannerView).display = False
+
+
+__all__ = ["BANNER_SECONDS", "GameView", "LogEntry"]
