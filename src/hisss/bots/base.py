@@ -7,6 +7,10 @@ of the remaining cards is not in the state at all). A bot may search by copying 
 (:meth:`~hisss.core.State.copy`) or by pushing and undoing moves, but it must hand the state back as
 it found it. All randomness comes from the ``rng`` it is given, so a seeded game is reproducible.
 
+In the hand variant a bot is asked :meth:`Bot.choose_from_hand` with its seat's view instead, which
+holds only what the seat may know; the bots that play it are those of
+:data:`hisss.bots.hand.HAND_POLICIES`.
+
 A bot that searches gets a :class:`Budget`: a number of nodes (deterministic: the same position and
 seed give the same move on any machine) and/or a time limit in seconds (for interactive play; the
 move then depends on the machine's speed). Whichever runs out first stops the search.
@@ -19,7 +23,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-from hisss.core import Action, ConfigError, IllegalActionError, State
+from hisss.core import Action, ConfigError, HandState, IllegalActionError, SeatView, State
 
 
 def legal_choices(state: State) -> list[Action]:
@@ -102,6 +106,30 @@ class Bot(ABC):
         ``state`` must be a decision point (a card is drawn and waits to be placed) and must be left
         unchanged. ``rng`` is the only source of randomness the bot may use.
         """
+
+    def move(self, state: State, rng: random.Random) -> Action:
+        """The bot's choice for the seat to move in ``state``: :meth:`choose` in the classic
+        game; in the hand variant :meth:`choose_from_hand` with that seat's view, so the bot sees
+        only what the seat may know."""
+        if isinstance(state, HandState):
+            return self.choose_from_hand(state.view(state.to_move), rng)
+        return self.choose(state, rng)
+
+    def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
+        """The hand variant: return one of ``view.legal_actions()``, knowing only ``view``.
+
+        Raises :class:`~hisss.core.ConfigError` for a bot that does not play the variant.
+        """
+        # hisss.bots.hand builds on the classic bots, which import this module.
+        from hisss.bots.hand import HAND_POLICIES  # noqa: PLC0415
+
+        policy = HAND_POLICIES.get(self.name)
+        if policy is None:
+            raise ConfigError(
+                f"bot {self.name!r} does not play the hand variant "
+                f"(bots that do: {', '.join(HAND_POLICIES)})"
+            )
+        return policy(view, rng, self.budget.seconds)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -68,7 +68,8 @@ def _bits(snake: Snake) -> int:
 
 
 def claim_of(state: State, action: Action) -> int:
-    """The number of cards the player to move takes by playing ``action`` (0 if none).
+    """The number of cards the player to move takes by playing ``action`` (0 if none); in the
+    hand variant, by playing the card of the hand that ``action`` names.
 
     ``action`` must be one of ``state.legal_actions()``; under the ``pl`` rule every join takes
     the joined snake.
@@ -88,7 +89,7 @@ def claim_of(state: State, action: Action) -> int:
     kind = action.kind
     if kind is _CAP:
         snake = state.table[action.snake]
-        card = state.drawn
+        card = state.drawn if action.card is None else action.card  # the hand variant names it
         assert card is not None, "claim_of needs a drawn card"
         cards = snake.cards
         closed = cards[-1].kind is _TAIL if card.kind is _HEAD else cards[0].kind is _HEAD

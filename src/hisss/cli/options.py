@@ -34,7 +34,8 @@ SetOption = Annotated[
         metavar="OPTION=VALUE",
         help="Change one rule option of the preset (repeatable): forced_placement=false, "
         "join_claim=always|complete, scoring=cards|snakes|longest|first-to, target=N, "
-        "six_players=true.",
+        "six_players=true, hand_size=K (the hand variant: 1 to 5 cards in hand), "
+        "hands_seen_by_all=true.",
     ),
 ]
 DeckOption = Annotated[str, typer.Option("--deck", "-d", metavar="NAME|FILE", help=DECK_HELP)]

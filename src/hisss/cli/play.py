@@ -22,7 +22,7 @@ import typer
 from hisss.bots import LEVEL_NAMES
 from hisss.cli.options import DECK_HELP, RULES_HELP, SetOption, rules_from
 from hisss.cli.output import errors, failure, in_file
-from hisss.core import ConfigError, HisssError
+from hisss.core import ConfigError, HisssError, Rules
 from hisss.i18n import LANGUAGES, detect_language, get_catalog
 from hisss.record import load_record, resolve_deck
 
@@ -130,12 +130,14 @@ def play(
                     f"leave out {', '.join(given)}"
                 )
             record = load_record(load)  # its errors name the file already
+            _classic_only(record.rules)
             try:
                 match = tui.Match.from_record(record)
             except HisssError as exc:
                 raise in_file(load, exc) from None
         else:
             rule_set = rules_from(rules or "classic", rule_set_options)
+            _classic_only(rule_set)
             the_deck = resolve_deck(deck or "rainbow")
             you = get_catalog(language).text("seat.default_person")
             spec = players if players is not None else f"{you},bot:medium"
@@ -178,6 +180,15 @@ def unexpected_errors(log: Callable[[BaseException], Path]) -> Iterator[None]:
             err=True,
         )
         raise typer.Exit(1) from None
+
+
+def _classic_only(rules: Rules) -> None:
+    """The terminal game deals no hands: refuse the hand variant with a clear error."""
+    if rules.hand_size:
+        raise ConfigError(
+            "the terminal game does not deal hands: the hand variant (hand_size) is played by "
+            "hisss simulate, hisss tournament and the learning environments"
+        )
 
 
 def _language(lang: str | None) -> str:

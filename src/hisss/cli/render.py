@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from hisss.core import Result, Snake, State
+from hisss.core import HandState, Result, Snake, State
 from hisss.i18n import explain_result, get_catalog
 from hisss.record import GameRecord, replay, replay_steps
 from hisss.sim.stats import describe_stat
@@ -155,8 +155,21 @@ def _result_lines(result: Result, state: State) -> list[str]:
     ]
 
 
+def _hand_lines(state: State) -> list[str]:
+    """The hand variant: every seat's hand (a replay shows them all)."""
+    if not isinstance(state, HandState):
+        return []
+    return [
+        f"    {'hands' if seat == 0 else '':5}  seat {seat + 1}: "
+        + (" ".join(str(card) for card in hand) or "(empty)")
+        for seat, hand in enumerate(state.hands)
+    ]
+
+
 def _waiting(state: State) -> str:
     """What an unfinished game waits for: the card to be placed, a draw, or the starter."""
+    if isinstance(state, HandState) and state.current_player is not None:
+        return f"turn {state.turns + 1}, seat {state.to_move + 1} to play a card of the hand"
     if state.drawn is not None:
         return f"turn {state.turns + 1}, seat {state.to_move + 1} to place {state.drawn}"
     if not state.started:
@@ -190,16 +203,22 @@ def print_game(
             out.append(f"starter: {record.cards[0]}")
         pits: tuple[tuple[Snake, ...], ...] = tuple(() for _ in record.seats)
         steps = zip(record.turns, replay_steps(record), strict=True)
+        hands = record.rules.hand_size > 0
         for number, (turn, state) in enumerate(steps, 1):
-            out.append(
-                f"turn {number}: seat {turn.player + 1} draws {turn.card}, plays {turn.action}"
+            does = (
+                f"plays {turn.card}@{turn.action}"
+                if hands
+                else f"draws {turn.card}, plays {turn.action}"
             )
+            out.append(f"turn {number}: seat {turn.player + 1} {does}")
             out.extend(_claims(pits, state))
             out.extend(_table_lines(state))
+            out.extend(_hand_lines(state))
             pits = state.pits
     if quiet or not record.turns:
         out.append(f"final position after {_count(len(record.turns), 'turn')}:")
         out.extend(_table_lines(final))
+        out.extend(_hand_lines(final))
     if final.is_terminal():
         out.extend(_result_lines(final.result(), final))
     else:

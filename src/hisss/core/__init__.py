@@ -15,7 +15,8 @@ from hisss.core.errors import (
     IllegalDrawError,
     NotationError,
 )
-from hisss.core.rules import PRESETS, DecidedBy, JoinClaim, Rules, Scoring, get_rules
+from hisss.core.hands import HandState, SeatView
+from hisss.core.rules import MAX_HAND_SIZE, PRESETS, DecidedBy, JoinClaim, Rules, Scoring, get_rules
 from hisss.core.scoring import Result, places, score
 from hisss.core.snake import Snake, parse_snake
 from hisss.core.state import Placement, State, deal, new_game
@@ -24,6 +25,7 @@ __all__ = [
     "ALL_PAIRS",
     "BUILTIN_DECKS",
     "DOUBLE",
+    "MAX_HAND_SIZE",
     "NEW",
     "PRESETS",
     "RAINBOW",
@@ -39,6 +41,7 @@ __all__ = [
     "Deck",
     "DeckError",
     "End",
+    "HandState",
     "HisssError",
     "IllegalActionError",
     "IllegalDrawError",
@@ -48,6 +51,7 @@ __all__ = [
     "Result",
     "Rules",
     "Scoring",
+    "SeatView",
     "Snake",
     "State",
     "deal",

@@ -12,6 +12,11 @@ from 1 in table order and their ends are ``L`` and ``R``:
                     snake 5's left end (the two ends are written in table order)
 ==================  ======================================================================
 
+In the hand variant (``Rules.hand_size``) a player chooses which card of the hand to play, and the
+action names it before an ``@``: ``M:green-yellow@1L:green``, ``H:purple@new``.
+
+>>> str(parse_action("m:yellow-green @ 1l:green")), parse_action("H:purple@new").card
+('M:yellow-green@1L:green', Card.parse('H:purple'))
 >>> a = parse_action("5L:yellow+3R:orange")
 >>> a.kind, a.snake, a.end, a.side.value, a.snake2, a.end2, a.side2.value
 (<ActionKind.JOIN: 'join'>, 2, <End.R: 'R'>, 'orange', 4, <End.L: 'L'>, 'yellow')
@@ -27,7 +32,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from hisss.core.cards import Colour, parse_colour
+from hisss.core.cards import MID, Card, Colour, parse_card, parse_colour
 from hisss.core.errors import NotationError
 
 
@@ -60,7 +65,11 @@ R = End.R
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A placement. ``snake`` and ``snake2`` are 0-based table positions (written from 1)."""
+    """A placement. ``snake`` and ``snake2`` are 0-based table positions (written from 1).
+
+    ``card`` is the card of the hand it plays, in the hand variant; ``None`` in the classic game,
+    where the card is the one just drawn.
+    """
 
     kind: ActionKind
     snake: int = -1
@@ -69,6 +78,7 @@ class Action:
     snake2: int = -1
     end2: End | None = None
     side2: Colour | None = None
+    card: Card | None = None
 
     def __post_init__(self) -> None:
         _check_fields(self)
@@ -87,15 +97,34 @@ class Action:
 
     def __str__(self) -> str:
         kind = self.kind
+        hand = "" if self.card is None else f"{self.card}@"
         if kind is ActionKind.NEW:
-            return "new"
-        text = f"{self.snake + 1}{self.end}"
+            return f"{hand}new"
+        text = f"{hand}{self.snake + 1}{self.end}"
         if kind is ActionKind.CAP:
             return text
         text = f"{text}:{self.side}"
         if kind is ActionKind.EXTEND:
             return text
         return f"{text}+{self.snake2 + 1}{self.end2}:{self.side2}"
+
+    def play(self, card: Card) -> Action:
+        """This placement playing ``card`` of the hand (the hand variant); a new value, not one
+        of the move generator's shared ones. Raises :class:`NotationError` when the card cannot
+        be placed so (a mid-section without the side named, a head or tail on a side)."""
+        return Action(
+            self.kind, self.snake, self.end, self.side, self.snake2, self.end2, self.side2, card
+        )
+
+    @property
+    def where(self) -> Action:
+        """The placement without the card of the hand: where the card goes, as in the classic
+        game (the action itself when it names no card)."""
+        if self.card is None:
+            return self
+        return Action(
+            self.kind, self.snake, self.end, self.side, self.snake2, self.end2, self.side2
+        )
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
@@ -121,6 +150,18 @@ def _check_fields(a: Action) -> None:
     kind = a.kind
     if not isinstance(kind, ActionKind):
         raise NotationError(f"an action's kind must be an ActionKind, not {kind!r}")
+    card = a.card
+    if card is not None:
+        if not isinstance(card, Card):
+            raise NotationError(f"the card of an action is a Card, not {card!r}")
+        if kind is ActionKind.CAP and card.kind is MID:
+            raise NotationError(f"{card} is a mid-section: say which side touches the end")
+        if kind in (ActionKind.EXTEND, ActionKind.JOIN):
+            if card.kind is not MID:
+                raise NotationError(f"{card} has a single side: it caps an end, as in 1R")
+            for side in (a.side, a.side2):
+                if side is not None and side is not card.a and side is not card.b:
+                    raise NotationError(f"{card} has no {side} side")
     if kind is ActionKind.NEW:
         if (a.snake, a.end, a.side, a.snake2, a.end2, a.side2) != (-1, None, None, -1, None, None):
             raise NotationError("a new-snake action touches no snake")
@@ -190,6 +231,28 @@ EXTENDS: dict[Colour, list[tuple[Action, Action]]] = {c: [] for c in Colour}
 CAPS: list[tuple[Action, Action]] = []
 
 
+# Actions of the hand variant, interned too: (card code, where) -> the action naming the card.
+_hand_cache: dict[tuple[int, Action], Action] = {}
+
+
+def with_card(action: Action, card: Card) -> Action:
+    """``action`` (a placement naming no card) playing ``card`` from the hand; interned."""
+    key = (card.code, action)
+    out = _hand_cache.get(key)
+    if out is None:
+        out = _hand_cache[key] = Action(
+            action.kind,
+            action.snake,
+            action.end,
+            action.side,
+            action.snake2,
+            action.end2,
+            action.side2,
+            card,
+        )
+    return out
+
+
 def reserve(snakes: int) -> None:
     """Make :data:`EXTENDS` and :data:`CAPS` cover table positions below ``snakes``."""
     for i in range(len(CAPS), snakes):
@@ -228,6 +291,16 @@ def parse_action(text: str) -> Action:
     """
     if not isinstance(text, str):
         raise NotationError(f"an action must be text, not {type(text).__name__}")
+    if "@" in text:
+        card_text, _, where_text = text.partition("@")
+        try:
+            card = parse_card(card_text)
+            where = parse_action(where_text)
+            if where.card is not None:
+                raise NotationError("an action names one card")
+            return where.play(card)
+        except NotationError as exc:
+            raise NotationError(f"bad action {text!r}: {exc}") from None
     if text.strip().lower() == "new":
         return NEW
     m = _ACTION_RE.match(text)

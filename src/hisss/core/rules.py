@@ -6,6 +6,8 @@
 <Scoring.CARDS: 'cards'>
 >>> [str(m) for m in Scoring.LONGEST.measures]
 ['longest', 'cards']
+>>> Rules(hand_size=3).to_mapping()["hand_size"], "hand_size" in Rules().to_mapping()
+(3, False)
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 #: The largest table, allowed only with ``Rules(six_players=True)``.
 MAX_PLAYERS_OPTION = 6
+#: The largest hand of the hand variant (``Rules.hand_size``); 0 is the classic game.
+MAX_HAND_SIZE = 5
+#: The options of the hand variant, written in a record or a message only when they are used, so
+#: that the classic game's mappings (and its records) stay as they were.
+HAND_OPTIONS = ("hand_size", "hands_seen_by_all")
 
 
 class JoinClaim(Enum):
@@ -82,9 +89,13 @@ class Rules:
     target: int = 0
     #: Allow a sixth player.
     six_players: bool = False
+    #: The hand variant: each player holds this many cards and plays one a turn (0: classic).
+    hand_size: int = 0
+    #: In the hand variant, every hand lies face up (for teaching).
+    hands_seen_by_all: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("forced_placement", "six_players"):
+        for name in ("forced_placement", "six_players", "hands_seen_by_all"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false, not {show(getattr(self, name))}")
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 0:
@@ -98,6 +109,19 @@ class Rules:
                 raise ConfigError("scoring 'first-to' needs a target of at least 1 card")
         elif self.target:
             raise ConfigError("a target number of cards is used only with scoring 'first-to'")
+        size = self.hand_size
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= MAX_HAND_SIZE:
+            raise ConfigError(
+                f"hand_size must be a whole number from 0 (no hands, the classic game) to "
+                f"{MAX_HAND_SIZE}, not {show(size)}"
+            )
+        if self.hands_seen_by_all and not size:
+            raise ConfigError("hands_seen_by_all needs hands: set hand_size to 1 to 5 as well")
+
+    @property
+    def has_hands(self) -> bool:
+        """True in the hand variant (``hand_size`` of 1 or more)."""
+        return self.hand_size > 0
 
     @property
     def max_players(self) -> int:
@@ -128,6 +152,8 @@ class Rules:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name in HAND_OPTIONS and not self.hand_size:
+                continue
             out[f.name] = value.value if isinstance(value, Enum) else value
         return out
 
@@ -154,7 +180,9 @@ class Rules:
                     changes[key] = value
             except ValueError:
                 raise ConfigError(f"rule option {key}: bad value {show(value)}") from None
-            if key in ("forced_placement", "six_players") and not isinstance(value, bool):
+            if key in ("forced_placement", "six_players", "hands_seen_by_all") and not isinstance(
+                value, bool
+            ):
                 raise ConfigError(f"rule option {key}: expected true or false, not {show(value)}")
         return replace(base, **changes)
 

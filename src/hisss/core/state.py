@@ -19,11 +19,10 @@ a few microseconds. Every card is seen by all players in the classic game: nothi
 hidden except the order of the remaining cards, which is not in the state at all (it is decided by
 each chance step).
 
-The model keeps room for a planned variant with hidden hands (each player holding cards the others
-cannot see): a chance step already deals one named card to one place, so dealing into a hand is a
-further kind of chance outcome, and an action already names where a card goes, so choosing which
-card of a hand to play adds one field. What a seat may see would then be a view of the state for
-that seat; in the classic game that view is the whole state.
+The hand variant (``Rules.hand_size``: each player holds cards the others cannot see) is a
+subclass, :class:`hisss.core.hands.HandState`, which :func:`new_game` makes when the rules ask for
+hands: dealing into a hand is a further kind of chance outcome, an action names the card of the
+hand it plays, and what a seat may see is a view of the state for that seat.
 
 >>> import random
 >>> from hisss.core.cards import parse_card
@@ -354,12 +353,15 @@ class State:
                 f"expected an Action, not {type(action).__name__} (read text with parse_action)"
             )
             raise IllegalActionError(action, self.describe(), reason)
-        if self.drawn is None:
-            reason = "the game is over" if self.is_terminal() else "no card has been drawn"
+        if self.current_player is None:
+            reason = "the game is over" if self.is_terminal() else self._nothing_to_place
             raise IllegalActionError(action, self.describe(), reason)
         if action in self.legal_actions():
             return
         raise IllegalActionError(action, self.describe(), self._why_illegal(action))
+
+    #: Why no action is legal before the game is over, for messages.
+    _nothing_to_place = "no card has been drawn"
 
     def can_apply(self, action: Action) -> bool:
         """True when ``action`` is legal now."""
@@ -522,7 +524,8 @@ class State:
 def new_game(
     players: int = 2, rules: Rules | str | None = None, deck: Deck | str = RAINBOW
 ) -> State:
-    """A new game before the starter is drawn.
+    """A new game before the starter is drawn (a :class:`~hisss.core.hands.HandState` when the
+    rules ask for hands).
 
     ``rules`` is a :class:`Rules` or a preset name (default ``classic``); ``deck`` a :class:`Deck`
     or a built-in deck name. Raises :class:`~hisss.core.errors.ConfigError` when the rules do not
@@ -538,6 +541,11 @@ def new_game(
         deck = get_deck(deck)
     elif not isinstance(deck, Deck):
         raise ConfigError(f"deck must be a Deck or a deck name, not {type(deck).__name__}")
+    if rules.hand_size:
+        # The hand variant's state is a subclass, in a module that imports this one.
+        from hisss.core.hands import HandState  # noqa: PLC0415
+
+        return HandState(rules, deck, players)
     return State(rules, deck, players)
 
 

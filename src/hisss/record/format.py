@@ -45,6 +45,7 @@ from hisss.record.text import printable, show_value, utf8_error
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
+    "HIDDEN_CARD",
     "MAX_RECORD_SIZE",
     "MAX_SEAT_NAME",
     "GameRecord",
@@ -62,6 +63,8 @@ __all__ = [
 FORMAT_NAME = "hisss-record"
 #: The record version this module writes, and the newest it reads.
 FORMAT_VERSION = 1
+#: How a record made for one seat writes a card hidden in another seat's hand.
+HIDDEN_CARD = "?"
 #: The largest record a reader takes: bytes of a file, or characters of a text.
 MAX_RECORD_SIZE = 4 * 2**20
 #: The longest seat name a reader takes, in characters; the front ends write shorter ones.
@@ -124,7 +127,10 @@ class Turn:
     """One placement: the seat (0-based) that placed ``card`` as ``action``.
 
     ``table`` (each table snake's notation after the turn) and ``pits`` (each seat's pit snakes
-    after the turn) are optional snapshots that replay checks when present.
+    after the turn) are optional snapshots that replay checks when present; so is ``hands`` in the
+    hand variant (each seat's hand after the turn, in card notation; ``None`` for a hand hidden
+    from the seat a record was made for). In the hand variant ``card`` is the card played from
+    the hand, and ``action`` says where it went (it names no card).
     """
 
     player: int
@@ -132,6 +138,7 @@ class Turn:
     action: Action
     table: tuple[str, ...] | None = None
     pits: tuple[tuple[str, ...], ...] | None = None
+    hands: tuple[tuple[str, ...] | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -140,14 +147,17 @@ class GameRecord:
 
     ``cards`` is the card order: the starter, then each drawn card. A finished game holds every card
     drawn; a saved unfinished game holds the cards drawn so far (at most one of them not yet
-    placed). ``result`` is the result as written in the record (``winners`` 1-based, ``cards`` per
-    seat, ``decided_by``, and ``snakes`` and ``longest`` per seat), or ``None``.
+    placed). In the hand variant the order is the starter, the deal (seat 1, seat 2, ..., round
+    again), then each card drawn into a hand, so it holds the deal and every hand; in a record made
+    for one seat, a card that went into another seat's hand is ``None`` (written ``?``).
+    ``result`` is the result as written in the record (``winners`` 1-based, ``cards`` per seat,
+    ``decided_by``, and ``snakes`` and ``longest`` per seat), or ``None``.
     """
 
     rules: Rules
     deck: Deck
     seats: tuple[str, ...]
-    cards: tuple[Card, ...]
+    cards: tuple[Card | None, ...]
     turns: tuple[Turn, ...]
     seed: int | None = None
     result: dict[str, Any] | None = None
@@ -168,7 +178,7 @@ class GameRecord:
             "seats": list(self.seats),
             "seed": self.seed,
             "result": _copy_result(self.result),
-            "cards": [str(card) for card in self.cards],
+            "cards": [HIDDEN_CARD if card is None else str(card) for card in self.cards],
             "turns": [_turn_to_dict(turn) for turn in self.turns],
         }
 
@@ -257,6 +267,8 @@ def _turn_to_dict(turn: Turn) -> dict[str, Any]:
         out["table"] = list(turn.table)
     if turn.pits is not None:
         out["pits"] = [list(pit) for pit in turn.pits]
+    if turn.hands is not None:
+        out["hands"] = [None if hand is None else list(hand) for hand in turn.hands]
     return out
 
 

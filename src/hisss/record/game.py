@@ -16,6 +16,11 @@ Each :meth:`Game.place` returns the core's :class:`~hisss.core.Placement`: who p
 where, and the snake it claimed. :meth:`Game.record` is the game so far as a
 :class:`~hisss.record.GameRecord`.
 
+In the hand variant (``Rules.hand_size``) the same steps run: :meth:`Game.draw` takes the starter,
+then deals (phase ``deal``), then fills the hand of the seat that played (phase ``draw``);
+:meth:`Game.place` plays an action naming a card of the hand; :meth:`Game.view` is what one seat
+may know, and ``record(seat=...)`` a record that hides every hand but that seat's.
+
 >>> from hisss.core import RAINBOW, Rules
 >>> game = Game(Rules(), RAINBOW, [Seat.person("Ala"), Seat.bot("Bot", "easy")], seed=7)
 >>> game.phase, str(game.draw())       # the starter: nobody's turn
@@ -40,13 +45,15 @@ from hisss.core.actions import Action
 from hisss.core.cards import Card
 from hisss.core.decks import Deck
 from hisss.core.errors import ConfigError, IllegalDrawError
+from hisss.core.hands import HandState, SeatView
 from hisss.core.rules import Rules
 from hisss.core.state import Placement, State, deal, new_game
 from hisss.record.format import GameRecord, Turn, result_to_dict
 from hisss.record.seats import Seat
 
-# A turn's snapshot: the table after it, and every seat's pit, in notation.
-_Snapshot = tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]
+# A turn's snapshot: the table after it, every seat's pit, and (with hands) every hand, in
+# notation.
+_Snapshot = tuple[tuple[str, ...], tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...] | None]
 
 
 class Phase(StrEnum):
@@ -56,9 +63,11 @@ class Phase(StrEnum):
     WAITING = "waiting"
     #: The starter is still to be drawn.
     STARTING = "starting"
-    #: The seat to move draws.
+    #: The hand variant: the cards of the hands are being dealt.
+    DEAL = "deal"
+    #: The seat to move draws (in the hand variant: the seat that played draws into its hand).
     DRAW = "draw"
-    #: The seat to move places the card it drew.
+    #: The seat to move places the card it drew (in the hand variant: plays a card of its hand).
     PLACE = "place"
     #: The game is over.
     OVER = "over"
@@ -73,7 +82,16 @@ class Game:
     Raises :class:`~hisss.core.ConfigError` when the rules do not allow that many seats.
     """
 
-    __slots__ = ("_cards", "_snapshots", "order", "placements", "seats", "seed", "state")
+    __slots__ = (
+        "_cards",
+        "_holders",
+        "_snapshots",
+        "order",
+        "placements",
+        "seats",
+        "seed",
+        "state",
+    )
 
     #: The position.
     state: State
@@ -107,6 +125,8 @@ class Game:
             self.order = None
         self.placements = []
         self._cards: list[Card] = []
+        # In the hand variant, the seat whose hand each drawn card went to (-1: the starter).
+        self._holders: list[int] = []
         self._snapshots: list[_Snapshot] | None = [] if snapshots else None
 
     # ------------------------------------------------------------------ queries
@@ -142,17 +162,29 @@ class Game:
         state = self.state
         if state.is_terminal():
             return Phase.OVER
-        if state.drawn is not None:
+        if not state.started:
+            return Phase.STARTING
+        if not state.is_chance_node():
             return Phase.PLACE
-        return Phase.DRAW if state.started else Phase.STARTING
+        if isinstance(state, HandState) and state.dealing:
+            return Phase.DEAL
+        return Phase.DRAW
 
     @property
     def to_move(self) -> int | None:
-        """The seat (from 0) to draw or place next; ``None`` before the starter and at the end."""
+        """The seat (from 0) to draw or place next; ``None`` before the starter, during the deal
+        of the hand variant and at the end."""
         state = self.state
         if not state.started or state.is_terminal():
             return None
+        if isinstance(state, HandState) and state.is_chance_node():
+            return state.receiver if not state.dealing else None
         return state.to_move
+
+    @property
+    def has_hands(self) -> bool:
+        """True in the hand variant."""
+        return isinstance(self.state, HandState)
 
     @property
     def last(self) -> Placement | None:
@@ -164,8 +196,17 @@ class Game:
         return self.state.is_terminal()
 
     def legal_actions(self) -> list[Action]:
-        """The legal placements of the drawn card (empty unless one is due)."""
+        """The legal placements of the drawn card, or in the hand variant the legal plays of
+        the seat to move (empty unless one is due)."""
         return self.state.legal_actions()
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` (from 0) may know of the game in the hand variant; raises
+        :class:`~hisss.core.ConfigError` in the classic game, where everything is seen by all."""
+        state = self.state
+        if not isinstance(state, HandState):
+            raise ConfigError("the classic game has no hands: every seat sees the whole state")
+        return state.view(seat)
 
     def next_card(self) -> Card | None:
         """The card the next draw takes when the order is known, else ``None``."""
@@ -199,15 +240,27 @@ class Game:
                 else f"the card order ends after {len(order)} cards: say which card is drawn"
             )
             raise IllegalDrawError("a card", self.state.describe(), reason)
-        self.state.draw(card)
+        state = self.state
+        if isinstance(state, HandState):
+            holder = state.receiver
+            state.draw(card)
+            self._holders.append(-1 if holder is None else holder)
+        else:
+            state.draw(card)
         self._cards.append(card)
         return card
 
     def place(self, action: Action) -> Placement:
         """Place the drawn card as ``action`` after checking it is legal; returns what happened.
+        In the hand variant ``action`` names the card of the hand it plays.
         Raises :class:`~hisss.core.IllegalActionError`, changing nothing, when it is not legal."""
         self.state.check_action(action)
         return self.push(action)
+
+    def play(self, card: Card, where: Action) -> Placement:
+        """The hand variant: play ``card`` of the hand as ``where`` (a placement naming no
+        card), checked as :meth:`place` checks it."""
+        return self.place(where.where.play(card))
 
     def push(self, action: Action) -> Placement:
         """Place the drawn card as ``action`` without checking it (it must be legal)."""
@@ -220,6 +273,9 @@ class Game:
                 (
                     tuple(str(s) for s in state.table),
                     tuple(tuple(str(s) for s in pit) for pit in state.pits),
+                    tuple(tuple(str(c) for c in hand) for hand in state.hands)
+                    if isinstance(state, HandState)
+                    else None,
                 )
             )
         return placement
@@ -229,9 +285,12 @@ class Game:
         state = self.state
         if not self._cards:
             raise IndexError("nothing to undo: no card has been drawn")
-        # Without a card waiting to be placed, the last step was a placement, unless only the
-        # starter lies on the table.
-        placement = state.drawn is None and state.turns > 0
+        if isinstance(state, HandState):
+            placement = state.last_placed
+        else:
+            # Without a card waiting to be placed, the last step was a placement, unless only
+            # the starter lies on the table.
+            placement = state.drawn is None and state.turns > 0
         state.undo()
         if placement:
             self.placements.pop()
@@ -239,6 +298,8 @@ class Game:
                 self._snapshots.pop()
         else:
             self._cards.pop()
+            if self._holders:
+                self._holders.pop()
 
     def set_seat(self, seat: int, new: Seat) -> None:
         """Put ``new`` in seat ``seat`` (from 0): a bot takes over, or a person comes back."""
@@ -248,27 +309,51 @@ class Game:
 
     # ------------------------------------------------------------------ record
 
-    def record(self, *, with_seed: bool = True) -> GameRecord:
+    def record(self, *, with_seed: bool = True, seat: int | None = None) -> GameRecord:
         """The game so far as a record: with the result once it is over. Without ``with_seed``
-        the record leaves the seed out (it would tell every card still to come)."""
+        the record leaves the seed out (it would tell every card still to come).
+
+        In the hand variant, ``seat`` (from 0) makes the record that seat may see: every card
+        drawn into another seat's hand is hidden (``None``, written ``?``), unless hands are seen
+        by all; the cards played stay in the turns. Such a record cannot be replayed.
+        """
         state = self.state
         snapshots = self._snapshots
         if snapshots is None:
-            turns = tuple(Turn(p.seat, p.card, p.action) for p in self.placements)
+            turns = tuple(Turn(p.seat, p.card, p.action.where) for p in self.placements)
         else:
             turns = tuple(
-                Turn(p.seat, p.card, p.action, table, pits)
-                for p, (table, pits) in zip(self.placements, snapshots, strict=True)
+                Turn(p.seat, p.card, p.action.where, table, pits, hands)
+                for p, (table, pits, hands) in zip(self.placements, snapshots, strict=True)
             )
+        cards: tuple[Card | None, ...] = tuple(self._cards)
+        if seat is not None and isinstance(state, HandState):
+            if not 0 <= seat < self.players:
+                raise ConfigError(f"there is no seat {seat + 1} (the game has {self.players})")
+            if not state.rules.hands_seen_by_all:
+                cards = tuple(
+                    card if holder in (-1, seat) else None
+                    for card, holder in zip(self._cards, self._holders, strict=True)
+                )
+                if turns and snapshots is not None:
+                    turns = tuple(_hide_hands(turn, seat) for turn in turns)
         return GameRecord(
             state.rules,
             state.deck,
-            tuple(seat.name for seat in self.seats),
-            tuple(self._cards),
+            tuple(chair.name for chair in self.seats),
+            cards,
             turns,
             self.seed if with_seed else None,
             result_to_dict(state.result()) if state.is_terminal() else None,
         )
+
+
+def _hide_hands(turn: Turn, seat: int) -> Turn:
+    """``turn`` with the snapshots of the hands of every seat but ``seat`` left out."""
+    if turn.hands is None:
+        return turn
+    hands = tuple(hand if i == seat else None for i, hand in enumerate(turn.hands))
+    return Turn(turn.player, turn.card, turn.action, turn.table, turn.pits, hands)
 
 
 __all__ = ["Game", "Phase"]

@@ -32,6 +32,7 @@ from hisss.record.files import too_large
 from hisss.record.format import (
     FORMAT_NAME,
     FORMAT_VERSION,
+    HIDDEN_CARD,
     MAX_RECORD_SIZE,
     GameRecord,
     RecordError,
@@ -96,7 +97,10 @@ def record_from_dict(data: object) -> GameRecord:
         raise _error(("seats",), str(exc)) from None
     players = len(seats)
     result = _read_result(shape.result, players)
-    cards = tuple(_card(card, ("cards", i)) for i, card in enumerate(shape.cards))
+    cards = tuple(
+        None if card == HIDDEN_CARD else _card(card, ("cards", i))
+        for i, card in enumerate(shape.cards)
+    )
     turns = tuple(_read_turn(turn, ("turns", i), players) for i, turn in enumerate(shape.turns))
     return GameRecord(rules, deck, seats, cards, turns, shape.seed, result, version)
 
@@ -172,6 +176,12 @@ def _read_turn(turn: TurnModel, path: JsonPath, players: int) -> Turn:
         action = parse_action(turn.action)
     except NotationError as exc:
         raise _error((*path, "action"), str(exc)) from None
+    if action.card is not None:
+        raise _error(
+            (*path, "action"),
+            f"{show_value(turn.action)} names a card: a turn's action says only where the card "
+            "went, the card is the turn's card",
+        )
     table = None if turn.table is None else _snakes(turn.table, (*path, "table"))
     pits = None
     if turn.pits is not None:
@@ -180,7 +190,19 @@ def _read_turn(turn: TurnModel, path: JsonPath, players: int) -> Turn:
                 (*path, "pits"), f"must hold one pit per seat: {players}, not {len(turn.pits)}"
             )
         pits = tuple(_snakes(pit, (*path, "pits", i)) for i, pit in enumerate(turn.pits))
-    return Turn(turn.seat - 1, card, action, table, pits)
+    hands = None
+    if turn.hands is not None:
+        if len(turn.hands) != players:
+            raise _error(
+                (*path, "hands"), f"must hold one hand per seat: {players}, not {len(turn.hands)}"
+            )
+        hands = tuple(
+            None
+            if hand is None
+            else tuple(str(_card(c, (*path, "hands", i, j))) for j, c in enumerate(hand))
+            for i, hand in enumerate(turn.hands)
+        )
+    return Turn(turn.seat - 1, card, action, table, pits, hands)
 
 
 def _read_result(result: ResultModel | None, players: int) -> dict[str, Any] | None:

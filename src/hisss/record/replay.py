@@ -7,6 +7,11 @@ order and can be drawn from the deck, that the turn's seat is the one to move, t
 legal, and that the optional table and pit snapshots match. At the end it checks what is left of
 the card order (at most one drawn card still to be placed) and the optional result.
 
+In the hand variant the card order is the starter, the deal and each card drawn into a hand:
+replay draws every card the game calls for before each turn, checks that the turn's card is in the
+hand of the seat to play (the legality of the play) and the optional snapshot of the hands. A
+record made for one seat, with the other hands hidden, cannot be replayed.
+
 Turns are numbered from 1; turn 0 is the header and the starter.
 """
 
@@ -16,7 +21,15 @@ import json
 import random
 from collections.abc import Iterator, Sequence
 
-from hisss.core.errors import ConfigError, HisssError, IllegalActionError, IllegalDrawError
+from hisss.core.cards import Card
+from hisss.core.errors import (
+    ConfigError,
+    HisssError,
+    IllegalActionError,
+    IllegalDrawError,
+    NotationError,
+)
+from hisss.core.hands import HandState
 from hisss.core.state import State, deal
 from hisss.record.format import GameRecord, RecordError, Turn, printable, result_to_dict, show_value
 from hisss.record.game import Game
@@ -102,17 +115,33 @@ class _Replay:
 
     def __init__(self, record: GameRecord, seats: Sequence[Seat] | None) -> None:
         self.record = record
-        self.cards = record.cards
+        if None in record.cards:
+            hidden = record.cards.index(None)
+            raise ReplayError(
+                0,
+                f"card {hidden + 1} of the card order is hidden (a record made for one seat "
+                "hides the other hands), so the game cannot be replayed",
+            )
+        self.cards: tuple[Card, ...] = tuple(c for c in record.cards if c is not None)
         if seats is None:
             seats = [Seat.person(name) for name in record.seats]
         try:
-            self.game = Game(record.rules, record.deck, seats, seed=record.seed, cards=record.cards)
+            self.game = Game(record.rules, record.deck, seats, seed=record.seed, cards=self.cards)
         except ConfigError as exc:
             raise ReplayError(0, f"the header does not describe a game: {exc}") from None
-        if record.cards:
+        self.hands = isinstance(self.game.state, HandState)
+        if self.cards:
             self._draw(0)
+            if self.hands:
+                self._draw_due(0)
         elif record.turns:
             raise ReplayError(0, "the card order is empty, so there is no starter")
+
+    def _draw_due(self, number: int) -> None:
+        """The hand variant: draw every card the game calls for that the record holds."""
+        game = self.game
+        while game.state.is_chance_node() and game.cards_drawn < len(self.cards):
+            self._draw(number)
 
     def _draw(self, number: int) -> None:
         game = self.game
@@ -139,6 +168,9 @@ class _Replay:
             raise ReplayError(
                 number, f"the game is over after turn {number - 1}, but the record goes on"
             )
+        if self.hands:
+            self._play_hand(number, turn)
+            return
         if number >= len(self.cards):
             raise ReplayError(
                 number,
@@ -169,6 +201,42 @@ class _Replay:
             self._check_table(number, turn.table)
         if turn.pits is not None:
             self._check_pits(number, turn.pits)
+
+    def _play_hand(self, number: int, turn: Turn) -> None:
+        game = self.game
+        state = game.state
+        assert isinstance(state, HandState)
+        if state.current_player is None:
+            raise ReplayError(
+                number,
+                f"the card order ends after {len(self.cards)} cards, before the cards of this "
+                "turn's hand are drawn",
+            )
+        if turn.player != state.to_move:
+            raise ReplayError(
+                number,
+                f"seat {_seat(turn.player)} is recorded, but seat {state.to_move + 1} is to play",
+            )
+        try:
+            game.place(turn.action.where.play(turn.card))
+        except (IllegalActionError, NotationError) as exc:
+            raise ReplayError(
+                number, f"{turn.card}@{turn.action} is illegal: {getattr(exc, 'reason', exc)}"
+            ) from None
+        if turn.table is not None:
+            self._check_table(number, turn.table)
+        if turn.pits is not None:
+            self._check_pits(number, turn.pits)
+        if turn.hands is not None:
+            for seat, (hand, theirs) in enumerate(zip(state.hands, turn.hands, strict=False)):
+                mine = [str(c) for c in hand]
+                if theirs is not None and mine != list(theirs):
+                    raise ReplayError(
+                        number,
+                        f"hands snapshot mismatch: seat {seat + 1} holds {_json(mine)} after the "
+                        f"turn, the record says {_json(list(theirs))}",
+                    )
+        self._draw_due(number)
 
     def _check_table(self, number: int, recorded: Sequence[str]) -> None:
         actual = [str(s) for s in self.game.state.table]
@@ -207,7 +275,16 @@ class _Replay:
         state = self.game.state
         placed = len(self.record.turns)
         extra = len(self.cards) - placed - 1
-        if extra > 0:
+        if self.hands:
+            self._draw_due(placed + 1)
+            extra = len(self.cards) - self.game.cards_drawn
+            if extra > 0:
+                raise ReplayError(
+                    placed + 1,
+                    f"the card order has {extra} more {'card' if extra == 1 else 'cards'} than "
+                    "the game draws",
+                )
+        elif extra > 0:
             if state.is_terminal():
                 raise ReplayError(
                     placed + 1,

@@ -24,7 +24,7 @@ from typing import Annotated, Any, ClassVar, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hisss.core.decks import MAX_COPIES
-from hisss.core.rules import MAX_PLAYERS_OPTION, MIN_PLAYERS, JoinClaim, Scoring
+from hisss.core.rules import MAX_HAND_SIZE, MAX_PLAYERS_OPTION, MIN_PLAYERS, JoinClaim, Scoring
 from hisss.record.format import FORMAT_NAME, FORMAT_VERSION, MAX_SEAT_NAME
 from hisss.record.jsontext import JsonPath
 from hisss.record.text import printable, show_value
@@ -77,6 +77,15 @@ class RulesModel(Shape):
         0, ge=0, description='The number of cards that ends a "first-to" game, otherwise 0.'
     )
     six_players: bool = Field(False, description="A sixth player is allowed.")
+    hand_size: int = Field(
+        0,
+        ge=0,
+        le=MAX_HAND_SIZE,
+        description="The hand variant: the cards each player holds (0: the classic game).",
+    )
+    hands_seen_by_all: bool = Field(
+        False, description="In the hand variant, every hand lies face up."
+    )
     preset: str = Field(
         "classic",
         description='Read only: the preset ("classic" or "pl") the options start from.',
@@ -115,13 +124,21 @@ class TurnModel(Shape):
         description="The seat that placed the card, counted from 1.",
         json_schema_extra={"minimum": 1, "maximum": MAX_PLAYERS_OPTION},
     )
-    card: str = Field(description="The card placed, in card notation: the next card of cards.")
+    card: str = Field(
+        description="The card placed, in card notation: the next card of cards (in the hand "
+        "variant: the card played from the hand)."
+    )
     action: str = Field(description="Where it went, in action notation: new, 3R, 3R:orange+5L:red.")
     table: list[str] | None = Field(
         None, description="The notation of every table snake after the turn, in table order."
     )
     pits: list[list[str]] | None = Field(
         None, description="Per seat, the notation of each snake in its pit after the turn."
+    )
+    hands: list[list[str] | None] | None = Field(
+        None,
+        description="The hand variant: per seat, the cards of its hand after the turn (null for "
+        "a hand hidden from the seat the record was made for).",
     )
 
 
@@ -169,7 +186,9 @@ class RecordModel(Shape):
     )
     result: ResultModel | None = Field(None, description="The result, once the game is over.")
     cards: list[str] = Field(
-        description="The card order in card notation: the starter, then each card as drawn."
+        description="The card order in card notation: the starter, then each card as drawn (in "
+        'the hand variant: the deal, then each card drawn into a hand; "?" for a card hidden '
+        "in another seat's hand)."
     )
     turns: list[TurnModel] = Field(description="One object per placement, in order.")
 

@@ -42,6 +42,12 @@ Rewards
     each step also pays ``w`` times the change of (the seat's pit cards minus the mean pit cards)
     divided by the deck size; off by default.
 
+The hand variant
+    With rules of a ``hand_size`` (``rules=Rules(hand_size=3)``) the action space and the
+    observation are those of :mod:`hisss.rl.hand_spaces`: a play names the card of the hand, and
+    the observation is made from the learning seat's view alone (its own hand, the sizes of the
+    others, the cards it has not seen). The opponents choose from their own views.
+
 Version history
     ``v0``: first version.
 
@@ -66,8 +72,9 @@ import numpy.typing as npt
 from hisss.bots import Bot, make_bot
 from hisss.core import Action, ConfigError, Deck, IllegalActionError, Rules, State, new_game
 from hisss.rl.dealing import Dealer, read_deal
+from hisss.rl.hand_spaces import action_codec, observation_layout
 from hisss.rl.pettingzoo_env import render_text
-from hisss.rl.spaces import ActionCodec, ObservationLayout, check_deck_for_play, terminal_rewards
+from hisss.rl.spaces import check_deck_for_play, terminal_rewards
 
 #: How many deals :meth:`HisssEnv.reset` tries before it gives up on reaching the learning seat.
 MAX_REDEALS = 1000
@@ -117,8 +124,8 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.opponents = tuple(names)
         self.illegal_action = illegal_action
         self.shaping = float(shaping)
-        self.codec = ActionCodec.for_deck(self.deck)
-        self.layout = ObservationLayout(self.codec, players)
+        self.codec = action_codec(self.rules, self.deck)
+        self.layout = observation_layout(self.codec, players)
         self.observation_space = gymnasium.spaces.Box(
             0.0, self.layout.high, (self.layout.size,), np.float32
         )
@@ -180,7 +187,6 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info["illegal_action"] = True
             return self._observe(), -1.0, True, False, info
         game.push(move)
-        self._dealer.draw(game)
         self._play_opponents()
         potential = self._my_potential()
         reward = self.shaping * (potential - self._potential)
@@ -223,7 +229,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             if seat == self.seat:
                 return
             bot = self._bots[seat - 1 if seat > self.seat else seat]
-            game.apply(bot.choose(game, self._bot_rng))
+            game.apply(bot.move(game, self._bot_rng))
 
     def _my_potential(self) -> float:
         cards = [self.game.pit_cards(s) for s in range(self.players)]

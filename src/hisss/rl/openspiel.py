@@ -5,12 +5,14 @@ Built like OpenSpiel's own ``python/games/kuhn_poker.py``: a ``pyspiel.Game`` an
 node.
 
 ``python_hisss``
-    Parameters: ``players`` (2 to 5, default 2), ``rules`` (a preset name, default ``classic``)
-    and ``deck`` (a built-in deck name, default ``rainbow``), e.g.
-    ``pyspiel.load_game("python_hisss", {"players": 3})``.
+    Parameters: ``players`` (2 to 5, default 2), ``rules`` (a preset name, default ``classic``),
+    ``deck`` (a built-in deck name, default ``rainbow``), ``hand_size`` (0, the classic game, to
+    5: the hand variant) and ``hands_seen_by_all`` (default false), e.g.
+    ``pyspiel.load_game("python_hisss", {"players": 3, "hand_size": 3})``.
 
     Sequential, perfect information (every card is seen by all; the order of the cards to come is
-    decided by the chance nodes), zero-sum, terminal rewards, explicit stochastic chance.
+    decided by the chance nodes), zero-sum, terminal rewards, explicit stochastic chance. With a
+    ``hand_size`` the game is of imperfect information (its type says so): see below.
 
 Chance nodes
     Each draw, the starter first, is a chance node. Its outcomes are the distinct cards still to
@@ -33,8 +35,17 @@ Observations
     the observation string is the position in words. The information state string of this
     perfect-information game is the history, as for OpenSpiel's other public-information games.
 
+The hand variant
+    Chance nodes deal the hands and fill them (each outcome a card code, with its exact
+    probability); actions are the indices of :mod:`hisss.rl.hand_spaces`, a play naming its card.
+    The observation tensor and string are made from the player's view alone
+    (:meth:`hisss.core.HandState.view`). The information state string is the player's history
+    with the cards drawn into other hands hidden (``seat 2 draws``; shown when
+    ``hands_seen_by_all``), so it has perfect recall; the information state tensor is the
+    observation followed by the card played on each turn and each card the player drew, one-hot.
+
 Version history
-    First version.
+    First version; the hand variant added.
 
 >>> import pyspiel
 >>> import hisss.rl.openspiel
@@ -48,37 +59,53 @@ Version history
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from hisss.core import State, get_deck, get_rules, new_game
+from hisss.core import HandState, SeatView, Snake, State, get_deck, get_rules, new_game
 from hisss.core.cards import CARD_KINDS, card_from_code
 from hisss.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from hisss.rl.hand_spaces import HandActionCodec, action_codec, observation_layout
 from hisss.rl.pettingzoo_env import render_text
-from hisss.rl.spaces import ActionCodec, ObservationLayout, check_deck_for_play, terminal_rewards
+from hisss.rl.spaces import ActionCodec, check_deck_for_play, terminal_rewards
 
 #: The parameters of ``python_hisss`` and their defaults.
-DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "rules": "classic", "deck": "rainbow"}
+DEFAULT_PARAMS: dict[str, Any] = {
+    "players": 2,
+    "rules": "classic",
+    "deck": "rainbow",
+    "hand_size": 0,
+    "hands_seen_by_all": False,
+}
 
-GAME_TYPE = pyspiel.GameType(
-    short_name="python_hisss",
-    long_name="Python Hisss",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=MIN_PLAYERS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+
+def _game_type(hands: bool) -> pyspiel.GameType:
+    """The type of ``python_hisss``: of imperfect information with hands."""
+    info = pyspiel.GameType.Information
+    return pyspiel.GameType(
+        short_name="python_hisss",
+        long_name="Python Hisss",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=info.IMPERFECT_INFORMATION if hands else info.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=MIN_PLAYERS,
+        provides_information_state_string=True,
+        provides_information_state_tensor=hands,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS,
+    )
+
+
+#: The type registered (the classic game's); a game with hands reports its own.
+GAME_TYPE = _game_type(False)
 
 
 class HisssGame(pyspiel.Game):  # type: ignore[misc]
@@ -86,13 +113,18 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**DEFAULT_PARAMS, **(params or {})}
-        self.hisss_rules = get_rules(str(merged["rules"]))
+        self.hisss_rules = replace(
+            get_rules(str(merged["rules"])),
+            hand_size=merged["hand_size"],
+            hands_seen_by_all=merged["hands_seen_by_all"],
+        )
         self.hisss_deck = get_deck(str(merged["deck"]))
         self.players = int(merged["players"])
         self.hisss_rules.check_players(self.players)
         check_deck_for_play(self.hisss_deck)
-        self.codec = ActionCodec.for_deck(self.hisss_deck)
-        self.layout = ObservationLayout(self.codec, self.players)
+        self.codec = action_codec(self.hisss_rules, self.hisss_deck)
+        self.layout = observation_layout(self.codec, self.players)
+        hands = self.hisss_rules.hand_size > 0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
             max_chance_outcomes=CARD_KINDS,
@@ -102,7 +134,7 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=self.hisss_deck.size - 1,
         )
-        super().__init__(GAME_TYPE, info, merged)
+        super().__init__(_game_type(hands), info, merged)
 
     def new_initial_state(self) -> HisssState:
         """A new game before the starter is drawn."""
@@ -110,25 +142,33 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Any = None
-    ) -> HisssObserver | IIGObserverForPublicInfoGame:
-        """The observer of the vector of :mod:`hisss.rl.spaces`, or the history for perfect
-        recall."""
-        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+    ) -> HisssObserver | HandHistoryObserver | IIGObserverForPublicInfoGame:
+        """The observer of the observation vector, or of the history for perfect recall."""
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        if self.hisss_rules.hand_size:
+            if perfect_recall:
+                return HandHistoryObserver(self, params)
+            return HisssObserver(self, params)
+        if iig_obs_type is None or (iig_obs_type.public_info and not perfect_recall):
             return HisssObserver(self, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
 class _Position:
     """Holds the engine's state; copied with :meth:`State.copy` when OpenSpiel clones a state
-    (a deep copy of the engine's undo history would cost several times more)."""
+    (a deep copy of the engine's undo history would cost several times more). In the hand
+    variant it also keeps the trail of steps each player saw: ``(seat, card code, play)`` with
+    ``seat`` the hand a card was drawn into (-1 for the starter and for a play, whose index is
+    ``play``)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "trail")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, trail: list[tuple[int, int, int]] | None = None) -> None:
         self.state = state
+        self.trail = trail if trail is not None else []
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Position:
-        return _Position(self.state.copy())
+        return _Position(self.state.copy(), self.trail.copy())
 
 
 class HisssState(pyspiel.State):  # type: ignore[misc]
@@ -145,9 +185,15 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
         return self._position.state
 
     @property
-    def codec(self) -> ActionCodec:
+    def codec(self) -> ActionCodec | HandActionCodec:
         """The action space's mapping."""
-        return ActionCodec.for_deck(self._position.state.deck)
+        state = self._position.state
+        return action_codec(state.rules, state.deck)
+
+    @property
+    def trail(self) -> list[tuple[int, int, int]]:
+        """The hand variant: the steps so far, as :class:`_Position` keeps them."""
+        return self._position.trail
 
     def current_player(self) -> int:
         """The player to act, ``CHANCE`` at a draw, or ``TERMINAL``."""
@@ -170,10 +216,17 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         """Apply a draw (a card code) at a chance node, else a placement (an action index)."""
-        if self.game_state.is_chance_node():
-            self.game_state.draw(card_from_code(action))
+        state = self.game_state
+        if isinstance(state, HandState):
+            if state.is_chance_node():
+                receiver = state.receiver
+                self.trail.append((-1 if receiver is None else receiver, action, -1))
+            else:
+                self.trail.append((-1, -1, action))
+        if state.is_chance_node():
+            state.draw(card_from_code(action))
         else:
-            self.game_state.apply(self.codec.index_to_action(action))
+            state.apply(self.codec.index_to_action(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         """A draw as ``draw H:red``; a placement in the engine's notation."""
@@ -211,9 +264,84 @@ class HisssObserver:
         self.tensor[:] = self.layout.encode(state.game_state, player)
 
     def string_from(self, state: HisssState, player: int) -> str:
-        """The position in words (the same for every player: nothing is hidden)."""
-        del player
-        return render_text(state.game_state)
+        """The position in words: the same for every player in the classic game, where nothing
+        is hidden; in the hand variant the player's view."""
+        game = state.game_state
+        if isinstance(game, HandState):
+            return render_view(game.view(player))
+        return render_text(game)
+
+
+class HandHistoryObserver:
+    """The hand variant's information state (perfect recall): the observation vector followed by
+    the card of each play and each card the player drew, one-hot; the string is the history with
+    the cards drawn into other hands hidden."""
+
+    def __init__(self, game: HisssGame, params: Any) -> None:
+        if params:
+            raise ValueError(f"python_hisss observations take no parameters, got {params}")
+        self.layout = game.layout
+        self.turns = game.hisss_deck.size - 1
+        size = self.layout.size + 2 * self.turns * CARD_KINDS
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+        self.open = game.hisss_rules.hands_seen_by_all
+
+    def set_from(self, state: HisssState, player: int) -> None:
+        """Fill :attr:`tensor` with the information state of ``state`` for ``player``."""
+        layout = self.layout
+        self.tensor[:] = 0.0
+        self.tensor[: layout.size] = layout.encode(state.game_state, player)
+        codec = state.codec
+        played = layout.size
+        drawn = played + self.turns * CARD_KINDS
+        for seat, code, play in state.trail:
+            if play >= 0:
+                card = codec.index_to_action(play).card
+                assert card is not None
+                self.tensor[played + card.code] = 1.0
+                played += CARD_KINDS
+            elif seat == player:
+                self.tensor[drawn + code] = 1.0
+                drawn += CARD_KINDS
+
+    def string_from(self, state: HisssState, player: int) -> str:
+        """The history ``player`` saw, step by step."""
+        codec = state.codec
+        steps = [f"p{player}"]
+        for seat, code, play in state.trail:
+            if play >= 0:
+                steps.append(str(codec.index_to_action(play)))
+            elif seat < 0:
+                steps.append(f"starter {card_from_code(code)}")
+            elif seat == player or self.open:
+                steps.append(f"seat {seat + 1} draws {card_from_code(code)}")
+            else:
+                steps.append(f"seat {seat + 1} draws")
+        return " ".join(steps)
+
+
+def render_view(view: SeatView) -> str:
+    """A seat's view of the hand variant as a few lines of text."""
+    lines = [render_text_of(view.table, view.pits)]
+    for seat, (hand, size) in enumerate(zip(view.hands, view.hand_sizes, strict=True)):
+        cards = f"{size} cards" if hand is None else " ".join(str(c) for c in hand) or "empty"
+        lines.append(f"seat {seat + 1} hand: {cards}")
+    lines.append(f"pile: {view.pile} cards; to play: {_seat_text(view.to_move)}")
+    return "\n".join(lines)
+
+
+def render_text_of(table: tuple[Snake, ...], pits: tuple[tuple[Snake, ...], ...]) -> str:
+    """The table and the pits in words."""
+    snakes = " | ".join(f"{i + 1}: {s}" for i, s in enumerate(table)) or "empty"
+    counts = ", ".join(
+        f"seat {i + 1} {sum(len(s.cards) for s in pit)}" for i, pit in enumerate(pits)
+    )
+    return f"table {snakes}; pits {counts}"
+
+
+def _seat_text(seat: int | None) -> str:
+    return "nobody" if seat is None else f"seat {seat + 1}"
 
 
 if GAME_TYPE.short_name not in pyspiel.registered_names():

@@ -43,6 +43,14 @@ Randomness
     ``reset(options={"deal": cards})`` stacks the first cards drawn (the starter first; cards or
     notation such as ``"M:red-orange"``); other option keys are ignored.
 
+The hand variant
+    With rules of a ``hand_size`` (``rules=Rules(hand_size=3)``, or ``hands_seen_by_all`` too)
+    the action space and the observation are those of :mod:`hisss.rl.hand_spaces`: a play names
+    the card of the hand (``n = 29 + 28S + 4mS^2``, 59,025 for ``rainbow``), and each agent's
+    observation is made from its seat's view alone: its own hand (every hand when they are seen
+    by all), the sizes of the others, the cards it has not seen; never another hand. The deal
+    and the draws into the hands are made inside the environment.
+
 Version history
     ``v0``: first version.
 
@@ -76,7 +84,8 @@ from hisss.core import (
     new_game,
 )
 from hisss.rl.dealing import Dealer, read_deal
-from hisss.rl.spaces import ActionCodec, ObservationLayout, check_deck_for_play, terminal_rewards
+from hisss.rl.hand_spaces import action_codec, observation_layout
+from hisss.rl.spaces import check_deck_for_play, terminal_rewards
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -110,8 +119,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.players = players
         self.rules = state.rules
         self.deck = state.deck
-        self.codec = ActionCodec.for_deck(self.deck)
-        self.layout = ObservationLayout(self.codec, players)
+        self.codec = action_codec(self.rules, self.deck)
+        self.layout = observation_layout(self.codec, players)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {name: i for i, name in enumerate(self.possible_agents)}
         obs_space = gymnasium.spaces.Dict(
@@ -170,8 +179,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._dealer.draw(self.game)  # the starter
-        self._dealer.draw(self.game)  # seat 1's card
+        self._draw_due()  # the starter and seat 1's card, or the deal of the hands
         self._potential = self._potentials()
         self.agent_selection = self.possible_agents[self.game.to_move]
 
@@ -189,7 +197,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         move = self._legal_action(action)
         self._cumulative_rewards[agent] = 0.0
         game.push(move)
-        self._dealer.draw(game)
+        self._draw_due()
         potential = self._potentials()
         step_rewards = [
             self.shaping * (b - a) for a, b in zip(self._potential, potential, strict=True)
@@ -203,6 +211,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
             self.agent_selection = self.possible_agents[game.to_move]
         self.rewards = {a: step_rewards[self._seat[a]] for a in self.agents}
         self._accumulate_rewards()
+
+    def _draw_due(self) -> None:
+        """Make every draw due, up to the next decision or the end."""
+        while self._dealer.draw(self.game) is not None:
+            pass
 
     def _legal_action(self, action: object) -> Action:
         """The engine action of a legal index; raises :class:`IllegalActionError` otherwise."""

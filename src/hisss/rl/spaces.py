@@ -80,11 +80,23 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from hisss.core import Action, ActionKind, Card, ConfigError, Deck, End, State, get_deck
+from hisss.core import (
+    Action,
+    ActionKind,
+    Card,
+    ConfigError,
+    Deck,
+    End,
+    SeatView,
+    Snake,
+    State,
+    get_deck,
+)
 from hisss.core.cards import ALL_CARDS, CARD_KINDS, MID, WHEEL, WILD
 
-_END_BIT = {End.L: 0, End.R: 1}
-_ENDS = (End.L, End.R)
+#: An end's number in an index (0 left, 1 right), and the ends by number.
+END_BIT = {End.L: 0, End.R: 1}
+ENDS = (End.L, End.R)
 #: Numbers per table position in the observation.
 SNAKE_FEATURES = 18
 #: Numbers per seat in the observation.
@@ -157,14 +169,14 @@ class ActionCodec:
                 f"most {s}"
             )
         assert action.end is not None
-        p = 2 * action.snake + _END_BIT[action.end]
+        p = 2 * action.snake + END_BIT[action.end]
         if kind is ActionKind.CAP:
             return 1 + p
         assert action.side is not None
         if kind is ActionKind.EXTEND:
             return 1 + 2 * s + 6 * p + action.side.index
         assert action.end2 is not None and action.side2 is not None
-        q = 2 * action.snake2 + _END_BIT[action.end2]
+        q = 2 * action.snake2 + END_BIT[action.end2]
         card = Card.mid(action.side, action.side2)
         k = self._mid_place.get(card)
         if k is None:
@@ -173,23 +185,29 @@ class ActionCodec:
         rank = _pair_start(q) + p
         return self._join_base + 2 * len(self.mids) * rank + 2 * k + flip
 
-    def index_to_action(self, index: int) -> Action:
-        """The action of ``index``; raises :class:`ValueError` outside ``0 .. size - 1``."""
+    def checked_index(self, index: object) -> int:
+        """``index`` as an ``int``; raises :class:`ValueError` unless it is a whole number from
+        0 to ``size - 1``."""
         if isinstance(index, bool) or not isinstance(index, int | np.integer):
             raise ValueError(f"an action index is a whole number, not {index!r}")
         index = int(index)
         if not 0 <= index < self.size:
             raise ValueError(f"action index {index} is outside 0 .. {self.size - 1}")
+        return index
+
+    def index_to_action(self, index: int) -> Action:
+        """The action of ``index``; raises :class:`ValueError` outside ``0 .. size - 1``."""
+        index = self.checked_index(index)
         if index == 0:
             return Action(ActionKind.NEW)
         s = self.max_snakes
         i = index - 1
         if i < 2 * s:
-            return Action(ActionKind.CAP, i // 2, _ENDS[i % 2])
+            return Action(ActionKind.CAP, i // 2, ENDS[i % 2])
         i -= 2 * s
         if i < 12 * s:
             p, c = divmod(i, 6)
-            return Action(ActionKind.EXTEND, p // 2, _ENDS[p % 2], WHEEL[c])
+            return Action(ActionKind.EXTEND, p // 2, ENDS[p % 2], WHEEL[c])
         i -= 12 * s
         rank, o = divmod(i, 2 * len(self.mids))
         k, flip = divmod(o, 2)
@@ -198,13 +216,14 @@ class ActionCodec:
         card = self.mids[k]
         assert card.a is not None and card.b is not None
         side, side2 = (card.a, card.b) if not flip else (card.b, card.a)
-        return Action(ActionKind.JOIN, p // 2, _ENDS[p % 2], side, q // 2, _ENDS[q % 2], side2)
+        return Action(ActionKind.JOIN, p // 2, ENDS[p % 2], side, q // 2, ENDS[q % 2], side2)
 
-    def legal_indices(self, state: State) -> list[int]:
-        """The indices of ``state.legal_actions()``, in the engine's order."""
+    def legal_indices(self, state: State | SeatView) -> list[int]:
+        """The indices of ``state.legal_actions()`` (a position, or in the hand variant a seat's
+        view), in the engine's order."""
         return [self.action_to_index(a) for a in state.legal_actions()]
 
-    def mask(self, state: State) -> npt.NDArray[np.int8]:
+    def mask(self, state: State | SeatView) -> npt.NDArray[np.int8]:
         """An ``int8`` vector of :attr:`size`: 1 at the legal indices of ``state``, else 0."""
         out = np.zeros(self.size, dtype=np.int8)
         out[self.legal_indices(state)] = 1
@@ -225,23 +244,21 @@ class ObservationLayout:
     def __init__(self, codec: ActionCodec, players: int) -> None:
         self.codec = codec
         self.players = players
-        s = codec.max_snakes
-        sizes = {
+        #: Each part's slice, and the length of the vector.
+        self.parts, self.size = lay_out(self.sizes(codec.max_snakes, players))
+        #: The largest value any entry can take: the deck size.
+        self.high = float(codec.deck.size)
+
+    @staticmethod
+    def sizes(snakes: int, players: int) -> dict[str, int]:
+        """The length of each part, in order, for a table of ``snakes`` and ``players``."""
+        return {
             "drawn": CARD_KINDS,
-            "table": SNAKE_FEATURES * s,
+            "table": SNAKE_FEATURES * snakes,
             "seats": SEAT_FEATURES * players,
             "remaining": CARD_KINDS,
             "left": 1,
         }
-        self.parts: dict[str, slice] = {}
-        start = 0
-        for name, n in sizes.items():
-            self.parts[name] = slice(start, start + n)
-            start += n
-        #: The length of the vector.
-        self.size = start
-        #: The largest value any entry can take: the deck size.
-        self.high = float(codec.deck.size)
 
     def encode(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         """The observation of ``state`` for ``seat`` (0-based), a new ``float32`` vector."""
@@ -249,18 +266,7 @@ class ObservationLayout:
         parts = self.parts
         if state.drawn is not None:
             out[parts["drawn"].start + state.drawn.code] = 1.0
-        base = parts["table"].start
-        for snake in state.table:
-            left, right = snake.path[0], snake.path[-1]
-            out[base] = 1.0
-            if left is not None:
-                out[base + 1 + _END_SLOT[left]] = 1.0
-            if right is not None:
-                out[base + 8 + _END_SLOT[right]] = 1.0
-            out[base + 15] = float(snake.has_head)
-            out[base + 16] = float(snake.has_tail)
-            out[base + 17] = float(snake.length)
-            base += SNAKE_FEATURES
+        encode_table(out, parts["table"].start, state.table)
         base = parts["seats"].start
         mover = state.current_player
         for k in range(self.players):
@@ -276,6 +282,33 @@ class ObservationLayout:
             out[base + card.code] = float(n)
         out[parts["left"].start] = float(state.remaining)
         return out
+
+
+def lay_out(sizes: dict[str, int]) -> tuple[dict[str, slice], int]:
+    """The slice of each part of a vector whose parts have these lengths, in order, and the
+    vector's length."""
+    parts: dict[str, slice] = {}
+    start = 0
+    for name, n in sizes.items():
+        parts[name] = slice(start, start + n)
+        start += n
+    return parts, start
+
+
+def encode_table(out: npt.NDArray[np.float32], base: int, table: tuple[Snake, ...]) -> None:
+    """Write the ``table`` part of an observation into ``out`` from index ``base``: 18 numbers
+    per snake (see the module docstring)."""
+    for snake in table:
+        left, right = snake.path[0], snake.path[-1]
+        out[base] = 1.0
+        if left is not None:
+            out[base + 1 + _END_SLOT[left]] = 1.0
+        if right is not None:
+            out[base + 8 + _END_SLOT[right]] = 1.0
+        out[base + 15] = float(snake.has_head)
+        out[base + 16] = float(snake.has_tail)
+        out[base + 17] = float(snake.length)
+        base += SNAKE_FEATURES
 
 
 def terminal_rewards(winners: tuple[int, ...], players: int) -> tuple[float, ...]:

@@ -25,6 +25,13 @@ def check_record(text: str) -> GameRecord:
         raise ProtocolError(
             ErrorCode.BAD_RECORD, str(exc), field=exc.field or None, line=exc.line
         ) from None
+    if record.rules.hand_size:
+        raise ProtocolError(
+            ErrorCode.BAD_RECORD,
+            "a game of the hand variant (hand_size): the web replay viewer shows the classic "
+            "game only; hisss replay checks and prints this record",
+            field="rules",
+        )
     try:
         replay(record)
     except ReplayError as exc:

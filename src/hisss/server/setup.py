@@ -91,6 +91,12 @@ def build_spec(
         rules = Rules.from_mapping({"preset": preset, **options})
     except (ConfigError, TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.BAD_RULES, str(exc)) from None
+    if rules.hand_size:
+        raise ProtocolError(
+            ErrorCode.BAD_RULES,
+            "the web game does not deal hands: the hand variant (hand_size) is played by "
+            "hisss simulate, hisss tournament and the learning environments",
+        )
     if not isinstance(deck, str) or deck.strip().lower() not in BUILTIN_DECKS:
         raise ProtocolError(
             ErrorCode.BAD_DECK, f"unknown deck {deck!r} (decks: {', '.join(BUILTIN_DECKS)})"

@@ -127,6 +127,11 @@ def play_chunk(
 
 
 def _fast_spec(spec: SimSpec) -> Any:
+    if spec.rules.hand_size:
+        raise ConfigError(
+            "the fast path plays the classic game only: leave out --fast to play the hand "
+            "variant (hand_size)"
+        )
     fast = importlib.import_module("hisss.sim.fast")
     names = []
     for bot in _seat_bots(spec):

@@ -216,6 +216,11 @@ def bench(
     """
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
+    if rules.hand_size:
+        raise ConfigError(
+            "the benchmark measures the classic game's engine: leave out hand_size "
+            "(hisss movetimes and simulate time the hand variant)"
+        )
     rng = random.Random(seed)
     _throughput(min(0.2, seconds), players, rules, deck, rng)  # warm up caches
     games, turns, elapsed = _throughput(seconds, players, rules, deck, rng)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hisss.bots import Bot
-from hisss.core import RAINBOW, Action, Deck, Rules, State, deal, get_rules
+from hisss.core import RAINBOW, Action, Deck, Rules, SeatView, State, deal, get_rules
 from hisss.sim.play import game_seed, play_game
 
 
@@ -39,9 +39,15 @@ class _Timed(Bot):
         self.choice_times = choice_times
 
     def choose(self, state: State, rng: random.Random) -> Action:
-        choices = len(state.legal_actions())
+        return self._timed(len(state.legal_actions()), lambda: self.inner.choose(state, rng))
+
+    def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
+        choices = len(view.legal_actions())
+        return self._timed(choices, lambda: self.inner.choose_from_hand(view, rng))
+
+    def _timed(self, choices: int, decide: Callable[[], Action]) -> Action:
         start = time.perf_counter()
-        action = self.inner.choose(state, rng)
+        action = decide()
         spent = time.perf_counter() - start
         self.times.append(spent)
         if choices > 1:

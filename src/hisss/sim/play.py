@@ -2,7 +2,9 @@
 
 :func:`play_game` deals the deck with an injected random generator (the starter first) and plays
 it through the game driver (:class:`hisss.record.Game`): each card is drawn in turn, the bot of the
-seat to move chooses an action and the driver plays it, until the game is over. It returns a
+seat to move chooses an action and the driver plays it, until the game is over. In the hand
+variant the driver deals and fills the hands, and each bot chooses from its seat's view
+(:meth:`~hisss.bots.Bot.choose_from_hand`). It returns a
 :class:`GameOutcome` with the result and per-game counts, and optionally the driver's record.
 
 :func:`game_seed` derives the seed of each game of a run from the run's seed and the game's number,
@@ -24,7 +26,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hisss.bots import Bot
-from hisss.core import Action, ActionKind, Card, Deck, IllegalActionError, Result, Rules, deal
+from hisss.core import (
+    Action,
+    ActionKind,
+    Card,
+    Deck,
+    IllegalActionError,
+    Result,
+    Rules,
+    deal,
+)
 from hisss.record import Game, GameRecord, Seat
 
 _NEW = ActionKind.NEW
@@ -106,15 +117,17 @@ def play_game(
     state = game.state
     choices: list[int] = []
     kinds = {_NEW: 0, _EXTEND: 0, _CAP: 0, _JOIN: 0}
-    for _ in order:
+    for _ in range(2 * len(order)):
         if state.is_terminal():
             break  # a "first to N cards" scoring can end the game before the deck runs out
-        game.draw()
-        if state.drawn is None:
-            continue  # the starter: nobody's turn
+        if state.is_chance_node():
+            if game.cards_drawn == len(order):
+                break  # a stacked deck shorter than the deck ends here
+            game.draw()
+            continue  # the starter, the deal and the draws into a hand are nobody's choice
         seat = state.to_move
         legal = state.legal_actions()
-        action: Action = bots[seat].choose(state, rng)
+        action: Action = bots[seat].move(state, rng)
         if action not in legal:
             raise IllegalActionError(
                 action,

@@ -44,7 +44,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from hisss.bots import Bot, make_bot
-from hisss.core import Action, ConfigError, Deck, HisssError, Result, Rules, State, deal
+from hisss.core import (
+    Action,
+    ConfigError,
+    Deck,
+    HisssError,
+    Result,
+    Rules,
+    SeatView,
+    State,
+    deal,
+)
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.ratings import RATING_MODEL, TournamentGame, summarize
@@ -138,6 +148,10 @@ class _OwnRandom(Bot):
     def choose(self, state: State, rng: random.Random) -> Action:
         """The wrapped bot's choice, made with this seat's own generator."""
         return self.bot.choose(state, self.rng)
+
+    def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
+        """The wrapped bot's play in the hand variant, made with this seat's own generator."""
+        return self.bot.choose_from_hand(view, self.rng)
 
 
 @dataclass(frozen=True, slots=True)

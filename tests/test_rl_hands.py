@@ -1,0 +1,147 @@
+"""The hand variant in the reinforcement-learning adapters: PettingZoo's api_test and seed_test,
+Gymnasium's check_env, OpenSpiel's random simulation test, the action space of plays and
+observations that hold only what a seat may know."""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pyspiel
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import hisss.rl.openspiel
+from hisss.core import HandState, Rules, new_game, parse_action, parse_card
+from hisss.rl import GYM_ID, env, raw_env
+from hisss.rl.hand_spaces import HandActionCodec, HandObservationLayout
+from test_rl_envs import API_TEST_NAME_WARNINGS, _no_warnings_but
+
+CONFIGS: list[dict[str, Any]] = [
+    {"players": 2, "rules": Rules(hand_size=3)},
+    {"players": 3, "rules": Rules(hand_size=5, hands_seen_by_all=True)},
+    {"players": 4, "rules": Rules(hand_size=1), "deck": "all-pairs"},
+]
+
+
+def _id(config: dict[str, Any]) -> str:
+    return f"{config['players']}p-K{config['rules'].hand_size}"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_pettingzoo_api_test(config: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    _no_warnings_but(API_TEST_NAME_WARNINGS, lambda: api_test(env(**config), num_cycles=200))
+    assert "Passed API test" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=_id)
+def test_pettingzoo_seed_test(config: dict[str, Any]) -> None:
+    _no_warnings_but(set(), lambda: seed_test(lambda: env(**config), num_cycles=200))
+
+
+def test_pettingzoo_plays_whole_games_from_each_agents_view() -> None:
+    e = raw_env(players=2, rules=Rules(hand_size=3))
+    assert e.action_space("player_0").n == 59025
+    e.reset(seed=4)
+    rng = np.random.default_rng(4)
+    plays = 0
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        seat = int(agent[-1])
+        game = e.game
+        assert isinstance(game, HandState)
+        view = e.layout
+        assert isinstance(view, HandObservationLayout)
+        np.testing.assert_array_equal(obs["observation"], view.encode_view(game.view(seat)))
+        legal = np.flatnonzero(obs["action_mask"])
+        assert sorted(e.action_to_index(a) for a in game.legal_actions()) == list(legal)
+        e.step(int(rng.choice(legal)))
+        plays += 1
+    assert plays == 49
+
+
+def test_an_observation_does_not_change_when_hidden_cards_move() -> None:
+    e = raw_env(players=2, rules=Rules(hand_size=3))
+    e.reset(seed=2)
+    game = e.game
+    assert isinstance(game, HandState)
+    view = game.view(0)
+    twin = view.sample(random.Random(5))
+    assert twin.hands[1] != game.hands[1]
+    layout = e.layout
+    assert isinstance(layout, HandObservationLayout)
+    np.testing.assert_array_equal(layout.encode(game, 0), layout.encode(twin, 0))
+    # The other seat's observation does change: its own hand is different.
+    assert not np.array_equal(layout.encode(game, 1), layout.encode(twin, 1))
+
+
+def test_the_play_codec_round_trips_every_legal_play() -> None:
+    for deck in ("rainbow", "all-pairs"):
+        codec = HandActionCodec.for_deck(deck)
+        rng = random.Random(0)
+        state = new_game(3, Rules(hand_size=5), deck)
+        seen = set()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.sample_draw(rng)
+                continue
+            for action in state.legal_actions():
+                index = codec.action_to_index(action)
+                assert 0 <= index < codec.size and codec.index_to_action(index) == action
+                seen.add(index)
+            state.push(rng.choice(state.legal_actions()))
+        assert len(seen) > 50
+    with pytest.raises(ValueError, match="names no card"):
+        HandActionCodec.for_deck("rainbow").action_to_index(parse_action("1R:orange"))
+
+
+def test_gymnasium_check_env_with_hands() -> None:
+    for config in CONFIGS[:2]:
+        e = gymnasium.make(GYM_ID, opponents=["careful"], **config)
+        _no_warnings_but(set(), partial(check_env, e.unwrapped))
+        _, info = e.reset(seed=1)
+        assert info["action_mask"].shape == (59025,) and info["action_mask"].sum() >= 1
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"hand_size": 3}, {"hand_size": 1, "players": 3}, {"hand_size": 5, "hands_seen_by_all": True}],
+)
+def test_openspiel_random_sim_test(params: dict[str, Any]) -> None:
+    game = pyspiel.load_game("python_hisss", params)
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.get_type().provides_information_state_tensor
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def _dealt(game: Any, *cards: str) -> Any:
+    state = game.new_initial_state()
+    for text in cards:
+        state.apply_action(parse_card(text).code)
+    return state
+
+
+def test_openspiel_information_states_hide_the_other_hands() -> None:
+    game = pyspiel.load_game("python_hisss", {"hand_size": 2})
+    # The same starter and the same cards for seat 1; other cards for seat 2.
+    one = _dealt(game, "M:red-orange", "H:red", "T:blue", "T:orange", "H:green")
+    two = _dealt(game, "M:red-orange", "H:red", "H:blue", "T:orange", "M:blue-green")
+    assert one.current_player() == 0 and not one.is_chance_node()
+    mine = one.information_state_string(0)
+    assert mine == (
+        "p0 starter M:red-orange seat 1 draws H:red seat 2 draws seat 1 draws T:orange seat 2 draws"
+    )
+    assert one.information_state_string(0) == two.information_state_string(0)
+    assert one.information_state_tensor(0) == two.information_state_tensor(0)
+    assert one.observation_tensor(0) == two.observation_tensor(0)
+    assert one.information_state_string(1) != two.information_state_string(1)
+    assert "seat 2 draws T:blue" in one.information_state_string(1)
+    assert "seat 2 hand: 2 cards" in one.observation_string(0)
+    assert hisss.rl.openspiel.GAME_TYPE.short_name == "python_hisss"
