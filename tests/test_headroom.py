@@ -1,25 +1,26 @@
 """The upper bounds of :mod:`hisss.sim.headroom`: the clairvoyant and the exact value.
 
 The exact value against an opponent policy is :class:`EndgameSolver` with a ``policy``; it is
-compared on random small positions with a naive recursion in exact fractions written here. The
+compared on random small positions with :func:`brute_force_value` given the same policy, a naive
+recursion in exact fractions. The
 clairvoyant must never do worse than a line actually played against the same opponent replies.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import random
-from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from hisss.bots.endgame import EndgameSolver, Policy
+from hisss.bots.endgame import EndgameSolver, brute_force_value
 from hisss.bots.greedy import greedy_candidates
 from hisss.core import (
     RAINBOW,
     Card,
     ConfigError,
     Deck,
-    State,
     deal,
     get_rules,
     new_game,
@@ -31,32 +32,6 @@ from support.strategies import snapshot
 from test_endgame import random_small_position
 
 
-def naive_value(state: State, seat: int, policy: Policy) -> Fraction:
-    """``seat``'s best win share when every other seat plays ``policy`` (ties averaged)."""
-    if state.is_terminal():
-        winners = state.result().winners
-        return Fraction(1, len(winners)) if seat in winners else Fraction(0)
-    if state.drawn is None:
-        total = Fraction(0)
-        for card, p in state.chance_outcomes():
-            state.draw(card)
-            total += p * naive_value(state, seat, policy)
-            state.undo()
-        return total
-    legal = state.legal_actions()
-    values = []
-    options = (
-        legal if state.to_move == seat else (policy(state, legal) if len(legal) > 1 else legal)
-    )
-    for action in options:
-        state.push(action)
-        values.append(naive_value(state, seat, policy))
-        state.undo()
-    if state.to_move == seat:
-        return max(values)
-    return sum(values, Fraction(0)) / len(values)
-
-
 @pytest.mark.parametrize("opponent", ["greedy", "careful", "random"])
 @pytest.mark.slow
 def test_solver_with_a_policy_equals_naive_recursion(opponent: str) -> None:
@@ -66,7 +41,7 @@ def test_solver_with_a_policy_equals_naive_recursion(opponent: str) -> None:
     for _ in range(30):
         state, seat = random_small_position(rng)
         before = snapshot(state)
-        exact = naive_value(state, seat, policy)
+        exact = brute_force_value(state, seat, policy)
         value = solver.value(state, seat)
         assert snapshot(state) == before
         assert abs(value - float(exact)) < 1e-9, (state.describe(), state.rules, exact, value)
@@ -89,7 +64,7 @@ def test_policy_values_differ_from_the_paranoid_ones() -> None:
     for opponent, expected in (("greedy", 0.0), ("careful", 0.0), ("random", 1 / 3)):
         solver = EndgameSolver(policy=POLICIES[opponent])
         assert solver.value(state, 0) == pytest.approx(expected)
-        assert float(naive_value(state, 0, POLICIES[opponent])) == pytest.approx(expected)
+        assert float(brute_force_value(state, 0, POLICIES[opponent])) == pytest.approx(expected)
 
 
 def test_exact_value_on_a_small_deck() -> None:
@@ -99,7 +74,7 @@ def test_exact_value_on_a_small_deck() -> None:
     assert out["deck"] == "six" and out["players"] == 2
     for seat, value in enumerate(out["seats"]):
         state = new_game(2, get_rules("classic"), deck)
-        assert value == pytest.approx(float(naive_value(state, seat, greedy_candidates)))
+        assert value == pytest.approx(float(brute_force_value(state, seat, greedy_candidates)))
     assert out["value"] == pytest.approx(sum(out["seats"]) / 2)
     with pytest.raises(ConfigError, match="opponent must be one of"):
         exact_value("expert", 2, deck)
@@ -156,3 +131,15 @@ def test_clairvoyant_does_not_depend_on_the_workers() -> None:
     one = clairvoyant("greedy", 6, 2, seed=8)
     two = clairvoyant("greedy", 6, 2, seed=8, workers=2)
     assert one == two
+
+
+def test_the_objectives_check_row_of_the_strategy_doc_reproduces() -> None:
+    """docs/strategy.md quotes a small run of examples/objectives.py; it must come out again."""
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("objectives", root / "examples/objectives.py")
+    assert spec is not None and spec.loader is not None
+    objectives = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(objectives)
+    mean, low, high = objectives.measure("careful-tie", "careful", 3, 20, 6, workers=1)
+    row = f"| 3 | `careful-tie` (margin), check row | 20 | {mean:.1%} | {low:.1%}\u2013{high:.1%} |"
+    assert row in (root / "docs/strategy.md").read_text(encoding="utf-8")

@@ -329,11 +329,12 @@ class EndgameSolver:
         return tuple(self.cards), tuple(self.longest)
 
 
-def brute_force_value(state: State, seat: int) -> Fraction:
+def brute_force_value(state: State, seat: int, policy: Policy | None = None) -> Fraction:
     """``seat``'s exact win share by naive full recursion (no table, no abstraction).
 
     The reference for :class:`EndgameSolver`: the same objective (the other seats minimise the
-    share), exact fractions, every draw and every legal placement. Exponential: small decks only.
+    share, or play ``policy`` with its candidates averaged), exact fractions, every draw and every
+    legal placement. Exponential: small decks only.
     """
     if state.is_terminal():
         winners = state.result().winners
@@ -343,18 +344,24 @@ def brute_force_value(state: State, seat: int) -> Fraction:
         for card, p in state.chance_outcomes():
             state.draw(card)
             try:
-                total += p * brute_force_value(state, seat)
+                total += p * brute_force_value(state, seat, policy)
             finally:
                 state.undo()
         return total
+    legal = state.legal_actions()
+    mine = state.to_move == seat
+    if not mine and policy is not None and len(legal) > 1:
+        legal = policy(state, legal)
     values = []
-    for action in state.legal_actions():
+    for action in legal:
         state.push(action)
         try:
-            values.append(brute_force_value(state, seat))
+            values.append(brute_force_value(state, seat, policy))
         finally:
             state.undo()
-    return max(values) if state.to_move == seat else min(values)
+    if mine:
+        return max(values)
+    return sum(values, Fraction(0)) / len(values) if policy is not None else min(values)
 
 
 class EndgameBot(Bot):
