@@ -577,6 +577,7 @@ def test_movetimes_prints_the_figures_of_a_bot() -> None:
     assert 0 <= choice["median"] <= choice["p90"] <= choice["p99"] <= choice["max"]
     table = _run("movetimes", "greedy", "--games", "1")
     assert table.exit_code == 0 and "with a choice" in table.output
+    assert "ms of thinking per game" in table.output
 
 
 def test_movetimes_rejects_unknown_bots_clearly() -> None:

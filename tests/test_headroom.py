@@ -141,5 +141,6 @@ def test_the_objectives_check_row_of_the_strategy_doc_reproduces() -> None:
     objectives = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(objectives)
     mean, low, high = objectives.measure("careful-tie", "careful", 3, 20, 6, workers=1)
-    row = f"| 3 | `careful-tie` (margin), check row | 20 | {mean:.1%} | {low:.1%}\u2013{high:.1%} |"
+    figures = f"{mean:.1%} | {low * 100:.1f}\u2013{high:.1%}"
+    row = f"| 3 | `careful-tie` (margin), check row | 20 (seed 6) | {figures} |"
     assert row in (root / "docs/strategy.md").read_text(encoding="utf-8")
