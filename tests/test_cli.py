@@ -111,19 +111,20 @@ def test_no_arguments_shows_help() -> None:
 
 #: The commands in the order ``hisss --help`` lists them.
 COMMANDS = [
-    "simulate", "tournament", "bench", "movetimes", "analyze", "replay", "play", "serve", "loadtest"
+    "simulate", "tournament", "bench", "movetimes", "headroom", "analyze", "replay", "play",
+    "serve", "loadtest",
 ]  # fmt: skip
 
 #: Each shared option of :mod:`hisss.cli.options` and the commands that take it.
 SHARED_OPTIONS: dict[str, tuple[object, set[str]]] = {
-    "--players": (PlayersOption, {"simulate", "tournament", "bench", "movetimes"}),
-    "--rules": (RulesOption, {"simulate", "tournament", "bench", "movetimes", "play"}),
-    "--set": (SetOption, {"simulate", "tournament", "bench", "movetimes", "play"}),
-    "--deck": (DeckOption, {"simulate", "tournament", "bench", "movetimes", "play"}),
-    "--seed": (SeedOption, {"simulate", "tournament"}),
-    "--json": (JsonOption, {"simulate", "tournament", "bench", "movetimes"}),
+    "--players": (PlayersOption, {"simulate", "tournament", "bench", "movetimes", "headroom"}),
+    "--rules": (RulesOption, {"simulate", "tournament", "bench", "movetimes", "headroom", "play"}),
+    "--set": (SetOption, {"simulate", "tournament", "bench", "movetimes", "headroom", "play"}),
+    "--deck": (DeckOption, {"simulate", "tournament", "bench", "movetimes", "headroom", "play"}),
+    "--seed": (SeedOption, {"simulate", "tournament", "headroom"}),
+    "--json": (JsonOption, {"simulate", "tournament", "bench", "movetimes", "headroom"}),
     "--progress": (ProgressOption, {"simulate", "tournament"}),
-    "--workers": (WorkersOption, {"simulate", "tournament"}),
+    "--workers": (WorkersOption, {"simulate", "tournament", "headroom"}),
     "--backend": (BackendOption, {"simulate", "tournament"}),
     "--address": (AddressOption, {"simulate", "tournament"}),
 }
@@ -576,9 +577,19 @@ def test_movetimes_prints_the_figures_of_a_bot() -> None:
     assert 0 <= choice["median"] <= choice["p90"] <= choice["p99"] <= choice["max"]
     table = _run("movetimes", "greedy", "--games", "1")
     assert table.exit_code == 0 and "with a choice" in table.output
+    assert "ms of thinking per game" in table.output
 
 
 def test_movetimes_rejects_unknown_bots_clearly() -> None:
     result = _run("movetimes", "nobody")
     assert result.exit_code == 2
     assert "unknown bot 'nobody'" in result.output
+
+
+def test_headroom_prints_the_bound_and_refuses_an_unknown_opponent() -> None:
+    result = _run("headroom", "greedy", "--deals", "2", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert "clairvoyant win share against greedy in every other seat, 2 players" in result.stdout
+    assert "over 4 games (2 deals, seed 1)" in result.stdout
+    bad = _run("headroom", "expert", "--deals", "2")
+    assert bad.exit_code == 2 and "opponent must be one of random, greedy, careful" in bad.output

@@ -236,11 +236,11 @@ def test_move_times() -> None:
 
 
 def test_expert_plays_as_careful_at_a_big_table() -> None:
-    """From four players up the expert's choices are careful's, for the same generator."""
+    """From three players up the expert's choices are careful's, for the same generator."""
     compared = 0
     for seed in range(6):
         rng = random.Random(seed)
-        state = new_game(4, get_rules("classic"), RAINBOW)
+        state = new_game(3, get_rules("classic"), RAINBOW)
         for card in deal(RAINBOW, rng):
             state.draw(card)
             if state.drawn is None:

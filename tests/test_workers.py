@@ -110,7 +110,7 @@ def test_simulate_same_output_on_every_backend(
 
 
 def test_tournament_same_output_on_every_backend(ray_local: None) -> None:
-    base = ["tournament", "-b", "greedy,random,careful", "-n", "90", "-p", "2", "--mirror"]
+    base = ["tournament", "-b", "greedy,expert,careful", "-n", "90", "-p", "2", "--mirror"]
     outputs = [_ok(_run(*base, *backend, "--json")) for backend in BACKENDS]
     assert outputs[0] == outputs[1] == outputs[2]
     assert json.loads(outputs[0])["games"] == 90

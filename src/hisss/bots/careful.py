@@ -52,7 +52,7 @@ import random
 
 from hisss.bots.base import Bot, legal_choices
 from hisss.bots.features import claim_of, claim_profile, expected_claim, remaining_weights
-from hisss.bots.greedy import greedy_action
+from hisss.bots.greedy import greedy_candidates
 from hisss.core import Action, JoinClaim, Scoring, State
 
 #: Under ``snakes`` scoring, the value of taking one snake (its cards are added as a tie-break).
@@ -112,6 +112,17 @@ def lookahead_values(state: State, legal: list[Action]) -> list[int]:
     return values
 
 
+def careful_candidates(state: State, legal: list[Action]) -> list[Action]:
+    """The actions of ``legal`` of greatest lookahead value (greedy's after the last card)."""
+    if len(legal) == 1:
+        return legal
+    if not state.remaining:
+        return greedy_candidates(state, legal)
+    values = lookahead_values(state, legal)
+    best = max(values)
+    return [a for a, v in zip(legal, values, strict=True) if v == best]
+
+
 class CarefulBot(Bot):
     """Greedy with a one-draw lookahead: own claim minus the expected gift to the next player."""
 
@@ -119,15 +130,15 @@ class CarefulBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The action of greatest lookahead value (see the module docstring), ties at random."""
-        legal = legal_choices(state)
-        if len(legal) == 1:
-            return legal[0]
-        if not state.remaining:
-            return greedy_action(state, legal, rng)
-        values = lookahead_values(state, legal)
-        best = max(values)
-        top = [a for a, v in zip(legal, values, strict=True) if v == best]
+        top = careful_candidates(state, legal_choices(state))
         return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
 
 
-__all__ = ["SNAKE_VALUE", "WIN_VALUE", "CarefulBot", "claim_value", "lookahead_values"]
+__all__ = [
+    "SNAKE_VALUE",
+    "WIN_VALUE",
+    "CarefulBot",
+    "careful_candidates",
+    "claim_value",
+    "lookahead_values",
+]

@@ -10,6 +10,10 @@ end of the "first to N cards" scoring). With two players the game is zero-sum in
 and the opponent minimises it, so the value is the exact game value under optimal play by both
 sides. With three or more players the solver is *paranoid*: every opponent is taken to minimise
 the bot's share, so the value is what the bot can guarantee against any play of the others.
+Given an opponent ``policy`` instead (a function giving the placements a bot picks among, such as
+:func:`hisss.bots.greedy.greedy_candidates`), every other seat plays that policy, its candidates
+averaged uniformly as the bot picks them: the value is then the best win share any player can get
+against that opponent (:mod:`hisss.sim.headroom` measures it on small decks from the first draw).
 
 The tree is the whole rest of the game: at a chance node every distinct remaining card, with its
 exact probability (copies left over cards left); at a decision node every legal placement. It is
@@ -49,6 +53,7 @@ random small positions.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 from hisss.bots.base import Bot, Budget, Clock, legal_choices
@@ -72,6 +77,9 @@ _DEAD = 99
 _WILD_HEAD = HEAD_CODE[6]
 _WILD_TAIL = TAIL_CODE[6]
 
+#: An opponent policy: the placements (of the legal ones given) that the opponent picks among.
+Policy = Callable[[State, list[Action]], list[Action]]
+
 
 def win_share(state: State, seat: int) -> float:
     """``seat``'s share of the win at the end: 1 alone, ``1/k`` shared by ``k``, else 0."""
@@ -84,7 +92,8 @@ class EndgameSolver:
 
     One solver holds one transposition table, which stays valid across moves and games (its keys
     are complete canonical positions for a given bot seat); it is cleared when it outgrows
-    ``max_entries``.
+    ``max_entries``. With a ``policy`` the other seats play it instead of minimising (module
+    docstring).
     """
 
     __slots__ = (
@@ -94,6 +103,7 @@ class EndgameSolver:
         "counts",
         "longest",
         "max_entries",
+        "policy",
         "seat",
         "snakes",
         "state",
@@ -101,8 +111,9 @@ class EndgameSolver:
         "tables",
     )
 
-    def __init__(self, max_entries: int = 2_000_000) -> None:
+    def __init__(self, max_entries: int = 2_000_000, policy: Policy | None = None) -> None:
         self.max_entries = max_entries
+        self.policy = policy
         #: One table per (rules, players, seat): keys never mix games of different shapes.
         self.tables: dict[tuple[object, ...], dict[tuple[object, ...], float]] = {}
         self.state: State | None = None
@@ -215,30 +226,14 @@ class EndgameSolver:
         state = self.state
         assert state is not None
         mover = state.to_move
+        legal = state.legal_actions()
+        if mover != self.seat and self.policy is not None:
+            top = self.policy(state, legal) if len(legal) > 1 else legal
+            return sum(self._after(action, mover) for action in top) / len(top)
         maximise = mover == self.seat
         best = -1.0 if maximise else 2.0
-        pits_before = len(state.pits[mover])
-        cards, snakes, longest = self.cards, self.snakes, self.longest
-        for action in state.legal_actions():
-            self._tick()
-            state.push(action)
-            pit = state.pits[mover]
-            claimed = len(pit) > pits_before
-            if claimed:
-                size = len(pit[-1].cards)
-                old_longest = longest[mover]
-                cards[mover] += size
-                snakes[mover] += 1
-                if size > old_longest:
-                    longest[mover] = size
-            try:
-                v = self._chance()
-            finally:
-                state.undo()
-                if claimed:
-                    cards[mover] -= size
-                    snakes[mover] -= 1
-                    longest[mover] = old_longest
+        for action in legal:
+            v = self._after(action, mover)
             if maximise:
                 if v > best:
                     best = v
@@ -249,6 +244,32 @@ class EndgameSolver:
                 if best <= 0.0:
                     break
         return best
+
+    def _after(self, action: Action, mover: int) -> float:
+        """The value after ``mover`` plays ``action``, keeping the pit figures in step."""
+        state = self.state
+        assert state is not None
+        self._tick()
+        pits_before = len(state.pits[mover])
+        cards, snakes, longest = self.cards, self.snakes, self.longest
+        state.push(action)
+        pit = state.pits[mover]
+        claimed = len(pit) > pits_before
+        if claimed:
+            size = len(pit[-1].cards)
+            old_longest = longest[mover]
+            cards[mover] += size
+            snakes[mover] += 1
+            if size > old_longest:
+                longest[mover] = size
+        try:
+            return self._chance()
+        finally:
+            state.undo()
+            if claimed:
+                cards[mover] -= size
+                snakes[mover] -= 1
+                longest[mover] = old_longest
 
     # ------------------------------------------------------------------ keys
 
@@ -308,11 +329,12 @@ class EndgameSolver:
         return tuple(self.cards), tuple(self.longest)
 
 
-def brute_force_value(state: State, seat: int) -> Fraction:
+def brute_force_value(state: State, seat: int, policy: Policy | None = None) -> Fraction:
     """``seat``'s exact win share by naive full recursion (no table, no abstraction).
 
     The reference for :class:`EndgameSolver`: the same objective (the other seats minimise the
-    share), exact fractions, every draw and every legal placement. Exponential: small decks only.
+    share, or play ``policy`` with its candidates averaged), exact fractions, every draw and every
+    legal placement. Exponential: small decks only.
     """
     if state.is_terminal():
         winners = state.result().winners
@@ -322,18 +344,24 @@ def brute_force_value(state: State, seat: int) -> Fraction:
         for card, p in state.chance_outcomes():
             state.draw(card)
             try:
-                total += p * brute_force_value(state, seat)
+                total += p * brute_force_value(state, seat, policy)
             finally:
                 state.undo()
         return total
+    legal = state.legal_actions()
+    mine = state.to_move == seat
+    if not mine and policy is not None and len(legal) > 1:
+        legal = policy(state, legal)
     values = []
-    for action in state.legal_actions():
+    for action in legal:
         state.push(action)
         try:
-            values.append(brute_force_value(state, seat))
+            values.append(brute_force_value(state, seat, policy))
         finally:
             state.undo()
-    return max(values) if state.to_move == seat else min(values)
+    if mine:
+        return max(values)
+    return sum(values, Fraction(0)) / len(values) if policy is not None else min(values)
 
 
 class EndgameBot(Bot):
@@ -387,4 +415,4 @@ class EndgameBot(Bot):
         return values
 
 
-__all__ = ["EndgameBot", "EndgameSolver", "brute_force_value", "win_share"]
+__all__ = ["EndgameBot", "EndgameSolver", "Policy", "brute_force_value", "win_share"]

@@ -3,11 +3,14 @@
 How it decides
 --------------
 * A decision with a single legal placement is played at once.
-* At a table of ``many_players`` (4) or more, it plays as ``careful`` (:mod:`hisss.bots.careful`).
+* At a table of ``many_players`` (3) or more, it plays as ``careful`` (:mod:`hisss.bots.careful`).
   The search and the solver below aim at the margin over the best opponent, which fits a
-  two-player game; measured over mirrored deals against four ``greedy`` players, that expert won
-  18.4% of 1,000 five-player games (95% interval 16.3-20.6%) where ``careful`` won 20.5% of
-  20,000 (20.0-21.0%), so the one-draw lookahead is the stronger play there.
+  two-player game. No search objective tried for three to five players beat ``careful`` itself:
+  max-n with margins or with the mean of the others, a best reply to opponents modelled as
+  ``careful``, ``careful`` with ties broken by the evaluation, and the search and solver below
+  all won a share within about a point of the fair one against ``careful`` (the figures, with
+  their commands, are in ``docs/strategy.md``), and some less, so the one-draw lookahead is
+  played there.
 * Once at most ``solver_cards`` cards remain, the exact endgame solver
   (:mod:`hisss.bots.endgame`) computes every placement's exact win share under optimal play and
   the expert plays the best; among placements of equal win share (a game already decided, for
@@ -16,15 +19,22 @@ How it decides
   left) the expert falls back to the search below. The solver's transposition table is kept
   for the rest of the game, so each later move of the endgame is mostly table look-ups, and it
   is cleared when a new endgame starts.
-* Before that, a depth-limited expectimax search (:mod:`hisss.bots.expectimax`) with the static
-  evaluation (:mod:`hisss.bots.evaluation`) at its leaves picks the placement with the best
-  expected final card margin, deepened iteratively within its node budget.
+* Before that, a one-draw expectimax search (:mod:`hisss.bots.expectimax`, ``depth`` 1) with
+  the static evaluation (:mod:`hisss.bots.evaluation`) at its leaves picks the placement with the
+  best expected final card margin, within its node budget.
+
+The depth of 1 and the solver's 7 cards make a lean expert that thinks twenty times less than the
+earlier defaults (a second draw of search and the solver from 9 cards: 0.5 s against 11.5 s over
+the same 20 games of ``hisss movetimes expert --games 20 --seed 3``), for no difference in
+strength that mirrored measures can show: the earlier expert won 52.7% of 4,000 games against
+``greedy`` (seed 21, interval 51.4-54.1%); the lean one 52.9% of 4,000 on the same deals
+(51.6-54.2%, ``examples/objectives.py``) and 51.8% of a 10,000-game tournament (seed 21,
+50.9-52.6%). Its median decision with a choice takes about 2 ms.
 
 Both budgets are node counts, so by default the expert's moves are deterministic for a seed on
 any machine (tournaments rely on it). A time limit in its :class:`~hisss.bots.base.Budget` (the
 ``expert`` level adds 0.3 s, a safety net for slow machines in interactive play) covers the whole
-move, solver and search, at the price of that determinism once it is reached. The node budgets
-keep its median move under 0.05 s and its slowest under 0.5 s on a small machine.
+move, solver and search, at the price of that determinism once it is reached.
 """
 
 from __future__ import annotations
@@ -54,11 +64,11 @@ class ExpertBot(Bot):
     def __init__(
         self,
         budget: Budget | None = None,
-        depth: int = 2,
-        solver_cards: int = 9,
+        depth: int = 1,
+        solver_cards: int = 7,
         solver_nodes: int = 40_000,
         evaluator: Evaluator = DEFAULT_EVALUATOR,
-        many_players: int = 4,
+        many_players: int = 3,
     ) -> None:
         super().__init__(budget)
         self.many_players = many_players

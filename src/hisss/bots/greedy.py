@@ -32,12 +32,8 @@ from hisss.bots.features import claim_of
 from hisss.core import Action, State
 
 
-def greedy_action(state: State, legal: list[Action], rng: random.Random) -> Action:
-    """An action of ``legal`` taking the most cards, uniformly at random among the best.
-
-    With no taking action every legal action is among the best. A single best action consumes
-    no randomness.
-    """
+def greedy_candidates(state: State, legal: list[Action]) -> list[Action]:
+    """The actions of ``legal`` taking the most cards; all of ``legal`` when none takes any."""
     best = 0
     top: list[Action] = []
     for action in legal:
@@ -47,8 +43,16 @@ def greedy_action(state: State, legal: list[Action], rng: random.Random) -> Acti
             top = [action]
         elif n == best and n:
             top.append(action)
-    if not best:
-        top = legal
+    return top if best else legal
+
+
+def greedy_action(state: State, legal: list[Action], rng: random.Random) -> Action:
+    """An action of ``legal`` taking the most cards, uniformly at random among the best.
+
+    With no taking action every legal action is among the best. A single best action consumes
+    no randomness.
+    """
+    top = greedy_candidates(state, legal)
     return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
 
 
@@ -80,4 +84,4 @@ class CasualBot(GreedyBot):
     miss = 1 / 3
 
 
-__all__ = ["CasualBot", "GreedyBot", "greedy_action"]
+__all__ = ["CasualBot", "GreedyBot", "greedy_action", "greedy_candidates"]

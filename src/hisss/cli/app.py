@@ -23,7 +23,7 @@ from hisss import __version__
 from hisss.cli.play import play
 from hisss.cli.replay import replay_command
 from hisss.cli.server import loadtest_command, serve_command
-from hisss.cli.simulate import bench, movetimes, simulate
+from hisss.cli.simulate import bench, headroom, movetimes, simulate
 from hisss.cli.tournament import analyze, tournament
 
 app = typer.Typer(
@@ -37,7 +37,7 @@ app = typer.Typer(
 )
 
 # In this order in ``hisss --help``.
-for command in (simulate, tournament, bench, movetimes, analyze):
+for command in (simulate, tournament, bench, movetimes, headroom, analyze):
     app.command()(command)
 app.command("replay")(replay_command)
 app.command()(play)

@@ -120,6 +120,40 @@ def print_move_times(console: Console, figures: dict[str, Any]) -> None:
         ]
         table.add_row(label, f"{row['count']:,}", *cells)
     console.print(table)
+    if figures["games"]:
+        console.print(
+            f"{figures['seconds'] / figures['games'] * 1000:,.1f} ms of thinking per game",
+            markup=False,
+        )
+
+
+def print_headroom(console: Console, figures: dict[str, Any]) -> None:
+    """The win share of :func:`~hisss.sim.headroom.clairvoyant` or
+    :func:`~hisss.sim.headroom.exact_value`."""
+    against = f"against {figures['opponent']} in every other seat, {figures['players']} players"
+    if "seats" in figures:
+        seats = ", ".join(f"seat {i + 1}: {v:.4f}" for i, v in enumerate(figures["seats"]))
+        console.print(
+            f"best win share {against}, deck {figures['deck']}: {figures['value']:.4f} "
+            f"({seats}; {figures['positions']:,} positions)",
+            markup=False,
+            soft_wrap=True,
+        )
+        return
+    lo, hi = figures["interval"]
+    share = (
+        f"{figures['upper']:.4f}"
+        if figures["cut"] == 0
+        else f"between {figures['lower']:.4f} and {figures['upper']:.4f}"
+    )
+    console.print(
+        f"clairvoyant win share {against}: {share} (95% interval {lo:.4f} to {hi:.4f}) over "
+        f"{_count(figures['games'], 'game')} ({_count(figures['deals'], 'deal')}, seed "
+        f"{figures['seed']}); {_count(figures['cut'], 'search', 'searches')} cut at "
+        f"{figures['nodes']:,} nodes",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 def _table_lines(state: State) -> list[str]:

@@ -1,4 +1,5 @@
-"""The commands that play bot games for figures: ``simulate``, ``bench`` and ``movetimes``."""
+"""The commands that play bot games for figures: ``simulate``, ``bench``, ``movetimes`` and
+``headroom``."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from hisss.cli.options import (
 )
 from hisss.cli.output import errors, show
 from hisss.cli.progress import run_with_progress
-from hisss.cli.render import print_bench, print_move_times, print_simulation
+from hisss.cli.render import print_bench, print_headroom, print_move_times, print_simulation
 from hisss.core import ConfigError
 from hisss.record import resolve_deck
 from hisss.sim import bench as run_bench
@@ -31,6 +32,7 @@ from hisss.sim import simulate as run_simulate
 from hisss.sim.batch import Engine
 from hisss.sim.bench import DEFAULT_SECONDS
 from hisss.sim.executor import Backend, BackendKind
+from hisss.sim.headroom import CLAIRVOYANT_NODES, clairvoyant, exact_value
 from hisss.sim.movetimes import move_times
 
 
@@ -198,3 +200,63 @@ def movetimes(
             make_bot(bot), games, players, seed, opponents=others, rules=rule_set, deck=the_deck
         )
     show(figures, as_json, print_move_times)
+
+
+def headroom(
+    opponent: Annotated[
+        str,
+        typer.Argument(
+            metavar="OPPONENT", help="The bot in every other seat: random, greedy or careful."
+        ),
+    ],
+    deals: Annotated[
+        int,
+        typer.Option("--deals", "-n", metavar="N", help="Deals to search (each once per seat)."),
+    ] = 1000,
+    players: PlayersOption = 2,
+    seed: SeedOption = 0,
+    rules: RulesOption = "classic",
+    rule_set_options: SetOption = None,
+    deck: DeckOption = "rainbow",
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact",
+            help="Instead of the clairvoyant: the exact best win share without knowing the order "
+            "(expectimax to the end; small decks only, e.g. docs/decks/tiny.toml).",
+        ),
+    ] = False,
+    nodes: Annotated[
+        int,
+        typer.Option(
+            "--nodes", metavar="N", help="The clairvoyant's node budget per deal and seat.", min=1
+        ),
+    ] = CLAIRVOYANT_NODES,
+    workers: WorkersOption = 1,
+    as_json: JsonOption = False,
+) -> None:
+    """Upper bounds on what any player could win against OPPONENT in every other seat.
+
+    By default the clairvoyant: a player who knows the order of the deck and plays the best line
+    against the opponents' replies, over --deals deals dealt as a tournament with --seed deals
+    them. With --exact: the best win share a player can get without knowing the order.
+    """
+    with errors():
+        rule_set = checked_rules(rules, rule_set_options, players)
+        the_deck = resolve_deck(deck)
+        if exact:
+            figures = exact_value(opponent, players, the_deck, rules=rule_set)
+        else:
+            if workers < 1:
+                raise ConfigError(f"workers must be a whole number of at least 1, not {workers}")
+            figures = clairvoyant(
+                opponent,
+                deals,
+                players,
+                seed,
+                rules=rule_set,
+                deck=the_deck,
+                nodes=nodes,
+                workers=workers,
+            )
+    show(figures, as_json, print_headroom)
