@@ -97,7 +97,11 @@ async def test_a_whole_hand_game_against_bots_at_80x24(tmp_path: Path) -> None:
             assert f"Hand of {app.names[0]}" in screen_text(app)
             assert "←/→ card · ↑/↓ placement · Enter play" in screen_text(app)
             panel = app.part(PlayersView)
-            players = panel.render().plain.split("\n")
+            drawn = panel.render()
+            players = drawn.plain.split("\n")
+            # Only the ▶ of the player to move is yellow, not the rest of a line.
+            yellow = [s for s in drawn.spans if "#ffd43b" in str(s.style)]
+            assert yellow and all(s.end - s.start == 2 for s in yellow)
             assert players[0] == "Players · hand · cards · pit"
             # Every player's line fits: a long pit is cut, never wrapped over the next player.
             assert all(len(line) <= panel.size.width for line in players)

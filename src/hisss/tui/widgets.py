@@ -261,7 +261,8 @@ class PlayersView(Widget):
         width = max(4, min(longest, self.size.width - (8 if hands is None else 11)))
         for seat, name in enumerate(self.names):
             moving = seat == state.to_move and not self.over
-            line = Text("▶ " if moving else "  ", style="bold #ffd43b")
+            line = Text()
+            line.append("▶ " if moving else "  ", style="bold #ffd43b")
             shown = name if len(name) <= width else name[: width - 1] + "…"
             line.append(shown.ljust(width), style="bold" if moving else "")
             if hands is not None:
