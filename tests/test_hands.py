@@ -528,8 +528,10 @@ def test_simulate_tournament_and_replay_take_the_hand_variant(tmp_path: Path) ->
     assert json.loads(out.output)["games"] == 2
     fast = runner.invoke(app, ["simulate", "-n", "2", "--set", "hand_size=3", "--fast"])
     assert fast.exit_code == 2 and "the fast path plays the classic game only" in fast.output
-    play = runner.invoke(app, ["play", "--set", "hand_size=3"])
-    assert play.exit_code == 2 and "the terminal game does not deal hands" in play.output
+    play = runner.invoke(app, ["play", "--set", "hand_size=3", "-p", "Ala,bot:gentle"])
+    assert (
+        play.exit_code == 2 and "the level 'gentle' does not play the hand variant" in play.output
+    )
 
 
 def test_the_web_game_refuses_hands_with_a_clear_error() -> None:

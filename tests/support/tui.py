@@ -72,7 +72,7 @@ async def person_step(pilot: Pilot[None], app: HisssApp, down: int = 0) -> bool:
 async def person_turn(pilot: Pilot[None], app: HisssApp) -> bool:
     """Let the app run until a person is to act (True) or the end screen shows (False)."""
     await wait_until_async(
-        lambda: app.phase() in ("pick", "place") or isinstance(app.screen, EndScreen),
+        lambda: app.phase() in ("pick", "place", "hand") or isinstance(app.screen, EndScreen),
         what="a person's turn or the end screen",
         pause=pilot.pause,
     )

@@ -22,7 +22,7 @@ import typer
 from hisss.bots import LEVEL_NAMES
 from hisss.cli.options import DECK_HELP, RULES_HELP, SetOption, rules_from
 from hisss.cli.output import errors, failure, in_file
-from hisss.core import ConfigError, HisssError, Rules
+from hisss.core import ConfigError, HisssError
 from hisss.i18n import LANGUAGES, detect_language, get_catalog
 from hisss.record import load_record, resolve_deck
 
@@ -88,9 +88,13 @@ def play(
 ) -> None:
     """Play Hisss full screen in the terminal: people (taking turns at one keyboard) and bots.
 
-    A game of bots only plays itself. Keys: arrows and Enter (or the mouse) to pick a card and
-    place it, h hint, u undo (against bots only), s save, c colour letters, ? rules, + and -
-    bot speed, q quit (an unfinished game is kept: --resume goes on with it).
+    A game of bots only plays itself. With --set hand_size=K (1 to 5) each player holds K
+    cards: left and right choose a card of the hand, up and down its place, Enter plays it;
+    people at one keyboard see their hand once they say they hold it (--set
+    hands_seen_by_all=true shows every hand, for teaching). Keys: arrows and Enter (or the
+    mouse) to pick a card and place it, h hint, u undo (against bots only), s save, c colour
+    letters, ? rules, + and - bot speed, q quit (an unfinished game is kept: --resume goes on
+    with it).
     """
     try:
         from hisss import tui  # noqa: PLC0415  (Textual is the optional extra "tui")
@@ -130,14 +134,12 @@ def play(
                     f"leave out {', '.join(given)}"
                 )
             record = load_record(load)  # its errors name the file already
-            _classic_only(record.rules)
             try:
                 match = tui.Match.from_record(record)
             except HisssError as exc:
                 raise in_file(load, exc) from None
         else:
             rule_set = rules_from(rules or "classic", rule_set_options)
-            _classic_only(rule_set)
             the_deck = resolve_deck(deck or "rainbow")
             you = get_catalog(language).text("seat.default_person")
             spec = players if players is not None else f"{you},bot:medium"
@@ -180,15 +182,6 @@ def unexpected_errors(log: Callable[[BaseException], Path]) -> Iterator[None]:
             err=True,
         )
         raise typer.Exit(1) from None
-
-
-def _classic_only(rules: Rules) -> None:
-    """The terminal game deals no hands: refuse the hand variant with a clear error."""
-    if rules.hand_size:
-        raise ConfigError(
-            "the terminal game does not deal hands: the hand variant (hand_size) is played by "
-            "hisss simulate, hisss tournament and the learning environments"
-        )
 
 
 def _language(lang: str | None) -> str:

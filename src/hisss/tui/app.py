@@ -3,14 +3,16 @@
 (a move is made); a terminal smaller than :data:`MIN_SIZE` shows a message instead of the game,
 and the bots wait.
 
-People pick a card from the fan and choose a placement from the list (arrows and Enter, or a
-click; a click on a marked end of a snake chooses a placement there). The arrows and Enter act on
-the fan or the list, whichever the turn needs, wherever the focus is. Bots play by themselves,
-pausing ``delay`` seconds before each move (``+`` and ``-`` change it), and think on a worker
-thread so the screen stays live; they wait while a dialog is open. Keys: ``h`` hint, ``u`` undo,
-``s`` save, ``c`` colour-blind letters and symbols, ``?`` rules, ``q`` quit (asking first while
-the game runs). After every move an unfinished game is kept in ``autosave`` (a folder), where
-``hisss play --resume`` finds it.
+People pick a card from the fan and choose a placement from the list (arrows and Enter, or a click;
+a click on a marked end of a snake chooses a placement there). In the hand variant they choose a
+card of their hand (left and right) and its placement (up and down), then press Enter; people
+sharing the keyboard see their hand only after saying they hold it. The arrows and Enter act on the
+fan or the list, whichever the turn needs, wherever the focus is. Bots play by themselves, pausing
+``delay`` seconds before each move (``+`` and ``-`` change it), and think on a worker thread so the
+screen stays live; they wait while a dialog is open. Keys: ``h`` hint, ``u`` undo, ``s`` save, ``c``
+colour-blind letters and symbols, ``?`` rules, ``q`` quit (asking first while the game runs). After
+every move an unfinished game is kept in ``autosave`` (a folder), where ``hisss play --resume``
+finds it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from hisss.record import Phase
 from hisss.tui.dialogs import QuitScreen, SaveScreen, why_not_saved
 from hisss.tui.match import Match
 from hisss.tui.saving import autosave_path, write_atomically
-from hisss.tui.screens import EndScreen, RulesScreen, end_report
+from hisss.tui.screens import EndScreen, PassScreen, RulesScreen, end_report
 from hisss.tui.view import GameView
 from hisss.tui.widgets import BannerView, FanView, LogView, TableView
 from hisss.tui.words import describe_action, describe_placement
@@ -163,15 +165,32 @@ class HisssApp(GameView):
             self.show_end()
         elif phase == "bot":
             self.play_bots()
+        elif phase == "pass":
+            self.ask_to_pass()
         else:
             self.focus_turn()
+
+    def ask_to_pass(self) -> None:
+        """The hand variant at one keyboard: cover the game until the person to move says they
+        hold the keyboard."""
+        if isinstance(self.screen, PassScreen):
+            return
+        seat = self.match.game.to_move
+
+        def held(_: None) -> None:
+            if self.match.game.to_move == seat:
+                self.holder = seat
+            self.advance()
+
+        assert seat is not None
+        self.push_screen(PassScreen(self.catalog, self.names[seat]), held)
 
     def focus_turn(self) -> None:
         """Focus the fan or the list of placements, whichever the person to move uses."""
         phase = self.phase()
         if phase == "pick":
             self.part(FanView).focus()
-        elif phase == "place":
+        elif phase in ("place", "hand"):
             self.part("#actions", OptionList).focus()
 
     def blocked(self) -> bool:
@@ -214,13 +233,13 @@ class HisssApp(GameView):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Place the drawn card as the chosen placement."""
-        if self.phase() == "place" and 0 <= event.option_index < len(self._actions):
+        if self.phase() in ("place", "hand") and 0 <= event.option_index < len(self._actions):
             self.place(self._actions[event.option_index])
             self.advance()
 
     def on_table_view_end_clicked(self, event: TableView.EndClicked) -> None:
         """A click on a marked end: choose a placement there, or place it when already chosen."""
-        if self.phase() != "place":
+        if self.phase() not in ("place", "hand"):
             return
         touching = [i for i, a in enumerate(self._actions) if (event.snake, event.end) in a.ends]
         if not touching:
@@ -296,10 +315,16 @@ class HisssApp(GameView):
                 fan.action_move(-1 if key == "left" else 1)
             elif key == "enter":
                 fan.action_pick()
-        elif phase == "place":
+        elif phase in ("place", "hand"):
             options = self.part("#actions", OptionList)
             options.focus()
-            if key == "up":
+            if phase == "hand" and key in ("left", "right"):
+                self.choose_card(-1 if key == "left" else 1)
+                self.refresh_view()
+            elif phase == "hand" and key == "enter" and self.chosen_card and not self._actions:
+                name = self.catalog.card_name(self.chosen_card)
+                self.say(self.catalog.text("hand.nowhere", card=name))
+            elif key == "up":
                 options.action_cursor_up()
             elif key == "down":
                 options.action_cursor_down()
@@ -311,7 +336,7 @@ class HisssApp(GameView):
         phase = self.phase()
         if phase == "pick":
             self.say(self.catalog.text("hint.pick_first"))
-        elif phase != "place":
+        elif phase not in ("place", "hand"):
             self.say(self.catalog.text("hint.not_yours"))
         else:
             self.say(self.catalog.text("hint.thinking"))
@@ -326,9 +351,15 @@ class HisssApp(GameView):
         action = await asyncio.to_thread(match.hint, state.copy())
         if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
             return
+        if action.card is not None and self.phase() == "hand":
+            self.chosen_card = action.card
+            self.refresh_view()
         if action in self._actions:
             self.part("#actions", OptionList).highlighted = self._actions.index(action)
-        self.say(self.catalog.text("hint.shows", action=describe_action(self.catalog, action)))
+        said = describe_action(self.catalog, action)
+        if action.card is not None:  # the hand variant: which card, then where
+            said = f"{self.catalog.card_name(action.card)} → {said}"
+        self.say(self.catalog.text("hint.shows", action=said))
 
     def action_undo(self) -> None:
         """Take back the person's last move and the bots' moves since (``u``)."""
@@ -339,6 +370,7 @@ class HisssApp(GameView):
             return
         person = match.people[0]
         match.undo()
+        self.chosen_card = None
         self._options_key = None
         self._claim_moment = None
         message = self.seats.undone(person)
@@ -474,6 +506,8 @@ class HisssApp(GameView):
         self._end_shown = False
         if choice == "new":
             self.match = self.match.again()
+            self.holder = None
+            self.chosen_card = None
             self._options_key = None
             self._claim_moment = None
             self.part(BannerView).display = False

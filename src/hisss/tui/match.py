@@ -29,7 +29,8 @@ import unicodedata
 from collections.abc import Sequence
 
 from hisss.bots import Bot, make_bot, make_level
-from hisss.bots.levels import LEVEL_NAMES
+from hisss.bots.hand import HAND_POLICIES
+from hisss.bots.levels import LEVEL_NAMES, LEVELS
 from hisss.core import Action, Card, ConfigError, Deck, Placement, Rules, State
 from hisss.record import Game, GameRecord, Phase, Seat, Turn, resume
 
@@ -125,11 +126,25 @@ class Match:
                     f"seat {i + 1} ({seat.name!r}): a bot of the terminal game needs a level "
                     f"({', '.join(LEVEL_NAMES)}), not {level!r}"
                 )
+            if game.has_hands and LEVELS[level].bot not in HAND_POLICIES:
+                playing = ", ".join(n for n in LEVEL_NAMES if LEVELS[n].bot in HAND_POLICIES)
+                raise ConfigError(
+                    f"seat {i + 1} ({seat.name!r}): the level {level!r} does not play the hand "
+                    f"variant (levels that do: {playing})"
+                )
             bots[i] = make_level(level)
         self.game = game
         self.bots = bots
         self._hint_bot: Bot | None = None
         if game.phase is Phase.STARTING:
+            game.draw()
+        self._deal_hands()
+
+    def _deal_hands(self) -> None:
+        """The hand variant: the deal and the draw after each play are made at once (the driver
+        names the hand each card goes to), so a seat only ever plays."""
+        game = self.game
+        while game.has_hands and game.phase in (Phase.DEAL, Phase.DRAW):
             game.draw()
 
     # ------------------------------------------------------------------ queries
@@ -158,6 +173,10 @@ class Match:
         seat = self.game.to_move
         return seat is not None and not self.game.seats[seat].is_bot
 
+    def has_hands(self) -> bool:
+        """True in the hand variant."""
+        return self.game.has_hands
+
     def is_demo(self) -> bool:
         """True when every seat is a bot."""
         return not self.people
@@ -172,20 +191,25 @@ class Match:
 
     def place(self, action: Action) -> Placement:
         """Place the drawn card as ``action`` (checked); returns what happened (the driver's
-        :class:`~hisss.core.Placement`, with the snake claimed, if any)."""
-        return self.game.place(action)
+        :class:`~hisss.core.Placement`, with the snake claimed, if any). In the hand variant
+        ``action`` names the card of the hand it plays, and the seat then draws its next card."""
+        placement = self.game.place(action)
+        self._deal_hands()
+        return placement
 
     def bot_choice(self, snapshot: State) -> Action:
         """The action the bot of the seat to move in ``snapshot`` chooses (``snapshot`` is a copy
-        of :attr:`state`, so that this may run on another thread)."""
+        of the driver's state, so that this may run on another thread); in the hand variant the
+        bot sees only that seat's view (:meth:`~hisss.bots.Bot.move`)."""
         bot = self.bots[snapshot.to_move]
-        return bot.choose(snapshot, random.Random(move_seed(self.game.seed, snapshot.turns)))
+        return bot.move(snapshot, random.Random(move_seed(self.game.seed, snapshot.turns)))
 
     def hint(self, snapshot: State) -> Action:
-        """What the strongest bot (``expert``, with its deterministic node budget) would play."""
+        """What the strongest bot (``expert``, with its deterministic node budget) would play;
+        in the hand variant it sees only the view of the seat to move."""
         if self._hint_bot is None:
             self._hint_bot = make_bot("expert", levels=False)
-        return self._hint_bot.choose(
+        return self._hint_bot.move(
             snapshot, random.Random(move_seed(self.game.seed, snapshot.turns))
         )
 
@@ -206,14 +230,15 @@ class Match:
 
     def undo(self) -> None:
         """Go back to just after the person's last draw: their last placement and every bot move
-        since are taken back, and the same card waits to be placed again."""
+        since are taken back, and the same card waits to be placed again (in the hand variant:
+        the person holds the same hand again)."""
         reason = self.undo_block()
         if reason is not None:
             raise ConfigError(f"cannot undo now ({reason})")
         game, person = self.game, self.people[0]
         placements = game.placements
         last = max(i for i, placed in enumerate(placements) if placed.seat == person)
-        while len(placements) > last or game.state.drawn is None:
+        while len(placements) > last or (not game.has_hands and game.state.drawn is None):
             game.undo()
 
     # ------------------------------------------------------------------ records

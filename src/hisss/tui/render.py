@@ -264,6 +264,44 @@ class Look:
         return Text("  ").join(parts)
 
 
+_KIND_ORDER = {CardKind.HEAD: 0, CardKind.MID: 1, CardKind.TAIL: 2}
+
+
+def by_colour(card: Card) -> tuple[int, int, int]:
+    """The order a hand is shown in: by colour round the wheel (wild cards last), then heads,
+    mid-sections and tails, then a mid-section's second colour.
+
+    >>> from hisss.core import parse_card
+    >>> cards = ["T:red", "H:wild", "M:green-red", "H:red", "M:red-orange", "H:blue"]
+    >>> [str(c) for c in sorted((parse_card(t) for t in cards), key=by_colour)]
+    ['H:red', 'M:red-orange', 'M:red-green', 'T:red', 'H:blue', 'H:wild']
+    """
+    first = len(WHEEL) if card.a is None else WHEEL.index(card.a)
+    second = -1 if card.b is None else WHEEL.index(card.b)
+    return first, _KIND_ORDER[card.kind], second
+
+
+def hand_row(
+    look: Look, cards: Sequence[Card], playable: frozenset[Card], chosen: int | None
+) -> Text:
+    """A hand on two lines: its cards, and under each a mark, ``▲`` under the chosen card and
+    ``•`` under every other card that can go somewhere."""
+    row, marks = Text(no_wrap=True), Text(no_wrap=True)
+    for i, card in enumerate(cards):
+        shown = look.card(card)
+        if i:
+            row.append(" ")
+            marks.append(" ")
+        row.append_text(shown)
+        if i == chosen:
+            marks.append("▲".center(shown.cell_len), style=MARK_STYLE)
+        elif card in playable:
+            marks.append("•".center(shown.cell_len), style=MARK_STYLE)
+        else:
+            marks.append(" " * shown.cell_len)
+    return Text("\n").join([row, marks])
+
+
 def fan_shown(count: int, width: int, label_width: int) -> int:
     """How many card backs the fan shows for ``count`` cards in ``width`` cells."""
     return min(count, max(1, width - label_width - 1))

@@ -134,6 +134,32 @@ def end_report(
     )
 
 
+class PassScreen(Screen[None]):
+    """People at one keyboard, in the hand variant: the whole screen asks to pass the keyboard
+    to the person to move, and goes when they press Enter; the game, with their hand, shows
+    only then."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "held", show=False),
+        Binding("space", "held", show=False),
+    ]
+
+    def __init__(self, catalog: Catalog, name: str) -> None:
+        super().__init__()
+        self.catalog = catalog
+        self.person = name
+
+    def compose(self) -> ComposeResult:
+        """The request, in the middle of an otherwise empty screen."""
+        with Vertical(id="pass-box"):
+            yield Static(Text(self.catalog.text("pass.title", name=self.person)), id="pass-title")
+            yield Static(Text(self.catalog.text("pass.keys", name=self.person)), id="pass-keys")
+
+    def action_held(self) -> None:
+        """The person holds the keyboard: show the game."""
+        self.dismiss(None)
+
+
 class EndScreen(Screen[str]):
     """The end of a game. Dismissed with ``new`` (another game), ``undo`` or ``quit``; ``s``
     saves the game from here."""

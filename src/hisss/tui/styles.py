@@ -36,6 +36,11 @@ RulesScreen, SaveScreen, QuitScreen { align: center middle; }
 #save-box, #quit-box { width: 70%; min-width: 40; max-width: 80; height: auto; }
 #save-error { height: auto; color: $error; }
 #end-box { height: 1fr; }
+PassScreen { align: center middle; }
+#pass-box { width: 70%; min-width: 40; max-width: 80; height: auto; border: round $primary;
+            padding: 1 2; background: $surface; }
+#pass-title { height: auto; text-style: bold; margin-bottom: 1; }
+#pass-keys { height: auto; color: $text-muted; }
 #end-scroll { height: 1fr; }
 #end-status { height: auto; padding: 0 1; }
 """

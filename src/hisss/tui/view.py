@@ -20,11 +20,11 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from hisss.core import Action, ActionKind, Snake
+from hisss.core import Action, ActionKind, Card, Snake
 from hisss.i18n import Catalog
 from hisss.record import Phase
 from hisss.tui.match import Match
-from hisss.tui.render import Look
+from hisss.tui.render import Look, by_colour, hand_row
 from hisss.tui.screens import EndScreen
 from hisss.tui.styles import CSS
 from hisss.tui.widgets import BannerView, FanView, LogView, PlayersView, TableView
@@ -60,6 +60,10 @@ class GameView(App[None]):
         self._banner_timer: Timer | None = None
         self._too_small = False
         self._lasting = False
+        #: The hand variant: the card of the hand chosen to play, and the seat of the person who
+        #: said they hold the keyboard (people at one keyboard see their hand only after that).
+        self.chosen_card: Card | None = None
+        self.holder: int | None = None
 
     def compose(self) -> ComposeResult:
         """The game's widgets (see the module docstring)."""
@@ -85,13 +89,59 @@ class GameView(App[None]):
             yield Static(id="keys")
 
     def phase(self) -> str:
-        """``pick`` (a person draws), ``place`` (a person places), ``bot`` or ``over``."""
+        """``pick`` (a person draws), ``place`` (a person places), ``bot`` or ``over``; in the
+        hand variant ``hand`` (a person plays a card of the hand) or ``pass`` (the hand waits
+        until the person to move says they hold the keyboard)."""
         match = self.match
         if match.is_over():
             return "over"
         if match.bot_to_move():
             return "bot"
+        if match.has_hands():
+            game = match.game
+            hidden = not game.rules.hands_seen_by_all and len(match.people) > 1
+            return "pass" if hidden and self.holder != game.to_move else "hand"
         return "pick" if match.game.phase is Phase.DRAW else "place"
+
+    def shown_hands(self) -> list[int]:
+        """The seats whose hands the screen shows: every seat when hands are seen by all, the
+        one person's against bots, and at one keyboard the hand of the person to move once they
+        hold the keyboard."""
+        match = self.match
+        game = match.game
+        if not match.has_hands():
+            return []
+        if game.rules.hands_seen_by_all:
+            return list(range(game.players))
+        if len(match.people) == 1:
+            return match.people
+        return [game.to_move] if self.phase() == "hand" and game.to_move is not None else []
+
+    def shown_hand(self, seat: int) -> list[Card]:
+        """The hand of ``seat`` as its view holds it, sorted by colour."""
+        return sorted(self.match.game.view(seat).hand, key=by_colour)
+
+    def placing_card(self) -> Card | None:
+        """The card whose placements the list offers: the drawn card, or the chosen card of the
+        hand."""
+        if self.match.has_hands():
+            return self.chosen_card if self.phase() == "hand" else None
+        return self.match.game.state.drawn
+
+    def choose_card(self, step: int = 0) -> None:
+        """The hand variant: keep the chosen card in the hand of the seat to play (the first card
+        that can go somewhere when it is not), or move ``step`` cards along the hand."""
+        game = self.match.game
+        if self.phase() != "hand" or game.to_move is None:
+            self.chosen_card = None
+            return
+        hand = self.shown_hand(game.to_move)
+        if self.chosen_card in hand:
+            index = hand.index(self.chosen_card)
+        else:
+            playable = {action.card for action in game.legal_actions()}
+            index = next((i for i, card in enumerate(hand) if card in playable), 0)
+        self.chosen_card = hand[(index + step) % len(hand)] if hand else None
 
     def alive(self) -> bool:
         """True while the app runs with its game screen (timers may fire as it closes)."""
@@ -135,11 +185,14 @@ class GameView(App[None]):
             catalog.text("top.setup", rules=rules_name, deck=deck_name, scoring=scoring),
         )
         self.part("#top", Static).update(top)
-        name = self.names[state.to_move]
+        to_move = match.game.to_move
+        name = self.names[state.to_move if to_move is None else to_move]
         card = catalog.card_name(state.drawn) if state.drawn is not None else ""
         prompts = {
             "pick": catalog.text("phase.pick", name=name),
             "place": catalog.text("phase.place", name=name, card=card),
+            "hand": catalog.text("phase.hand", name=name),
+            "pass": catalog.text("phase.pass", name=name),
             "bot": catalog.text("phase.bot", name=name),
             "over": catalog.text("phase.over"),
         }
@@ -148,20 +201,24 @@ class GameView(App[None]):
         fan.show(look, state.remaining, phase == "pick")
         fan.can_focus = phase == "pick" and not self._too_small
         self.part(PlayersView).show(look, self.names, state, match.is_over())
-        drawn = Text(catalog.text("drawn.title"), style="bold")
-        drawn.append("\n")
-        if state.drawn is not None:
-            drawn.append_text(look.card(state.drawn))
-            drawn.append(" " + catalog.card_name(state.drawn))
+        self.choose_card()
+        if match.has_hands():
+            drawn = self.hands_text()
         else:
-            drawn.append(catalog.text("drawn.none"), style="italic")
+            drawn = Text(catalog.text("drawn.title"), style="bold")
+            drawn.append("\n")
+            if state.drawn is not None:
+                drawn.append_text(look.card(state.drawn))
+                drawn.append(" " + catalog.card_name(state.drawn))
+            else:
+                drawn.append(catalog.text("drawn.none"), style="italic")
         self.part("#drawn", Static).update(drawn)
         self.part("#actions-title", Static).update(Text(catalog.text("actions.title")))
         self.refresh_actions(phase)
         legend = self.part("#legend", Static)
         legend.display = look.colour_blind
         legend.update(look.legend())
-        keys = [catalog.text(f"keys.{phase}")] if phase in ("pick", "place") else []
+        keys = [catalog.text(f"keys.{phase}")] if phase in ("pick", "place", "hand") else []
         if phase == "bot":
             keys.append(catalog.text("keys.wait"))
         keys.append(catalog.text("keys.common"))
@@ -170,6 +227,32 @@ class GameView(App[None]):
         self.part("#keys", Static).update(Text(" · ".join(keys)))
         self.part(LogView).show([self.log_line(entry) for entry in self.log_entries[-40:]])
         self.refresh_table()
+
+    def hands_text(self) -> Text:
+        """The hand variant: the hands the screen shows (:meth:`shown_hands`), sorted by colour,
+        the cards that can go somewhere marked, and the chosen card named."""
+        catalog, game = self.catalog, self.match.game
+        seats = self.shown_hands()
+        if not seats:
+            return Text(catalog.text("hand.hidden"), style="italic")
+        playing = self.phase() == "hand"
+        playable = frozenset(a.card for a in game.legal_actions() if a.card is not None)
+        text = Text()
+        for seat in seats:
+            hand = self.shown_hand(seat)
+            if text:
+                text.append("\n")
+            text.append(catalog.text("hand.title", name=self.names[seat]), style="bold")
+            text.append("\n")
+            if not hand:
+                text.append(catalog.text("hand.empty"), style="italic")
+                continue
+            moving = playing and seat == game.to_move
+            chosen = hand.index(self.chosen_card) if moving and self.chosen_card in hand else None
+            text.append_text(hand_row(self.look, hand, playable if moving else frozenset(), chosen))
+            if moving and self.chosen_card is not None:
+                text.append("\n" + catalog.card_name(self.chosen_card))
+        return text
 
     def log_line(self, entry: LogEntry) -> Text:
         """A line of the move log, drawn with the current look."""
@@ -196,10 +279,11 @@ class GameView(App[None]):
     def refresh_actions(self, phase: str) -> None:
         """Fill the list of placements for the drawn card (kept while the position stays)."""
         options = self.part("#actions", OptionList)
-        options.can_focus = phase == "place" and not self._too_small
+        options.can_focus = phase in ("place", "hand") and not self._too_small
         state = self.match.game.state
-        key = (state.turns, state.drawn, self.look.colour_blind)
-        if phase != "place":
+        card = self.placing_card()
+        key = (state.turns, card, self.look.colour_blind)
+        if phase not in ("place", "hand") or card is None:
             if self._options_key is not None or not options.option_count:
                 options.clear_options()
                 options.add_option(Option(Text(self.catalog.text("actions.none")), disabled=True))
@@ -208,16 +292,23 @@ class GameView(App[None]):
             return
         if key == self._options_key:
             return
-        highlighted = options.highlighted if self._options_key is not None else None
-        self._actions = state.legal_actions()
+        # The highlighted placement stays when only the look changes.
+        same = self._options_key is not None and self._options_key[:2] == key[:2]
+        highlighted = options.highlighted if same else None
+        legal = self.match.game.legal_actions()
+        self._actions = [a for a in legal if a.card in (None, card)]
         options.clear_options()
         options.add_options([Option(self.action_prompt(a)) for a in self._actions])
-        options.highlighted = highlighted if highlighted is not None else 0
+        if not self._actions:
+            nowhere = self.catalog.text("hand.nowhere", card=self.catalog.card_name(card))
+            options.add_option(Option(Text(nowhere), disabled=True))
+        if self._actions:
+            options.highlighted = highlighted if highlighted is not None else 0
         self._options_key = key
 
     def action_prompt(self, action: Action) -> Text:
         """A placement in the list: the card as it would lie there, and the place in words."""
-        card = self.match.game.state.drawn
+        card = action.card or self.match.game.state.drawn
         assert card is not None
         if action.kind is ActionKind.NEW:
             ghost = self.look.card(card)
@@ -241,7 +332,7 @@ class GameView(App[None]):
         self.part(TableView).show(
             self.look,
             state.table,
-            state.drawn if self._actions else None,
+            self.placing_card() if self._actions else None,
             self._actions,
             self.chosen_action(),
             self.catalog.text("table.empty"),

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from hisss.core import Action, Card, End, Snake, State
+from hisss.core import Action, Card, End, HandState, Snake, State
 from hisss.i18n import Catalog
 from hisss.tui.render import CHOSEN_STYLE, Look, Marks, fan_shown, token_positions, wrap_tokens
 
@@ -229,8 +229,9 @@ class TableView(Widget):
 
 
 class PlayersView(Widget):
-    """One line per player: who moves (``▶``), the name, the cards in the pit and the pit itself,
-    fitted to the widget's width (a name is cut only when the width leaves no room for it)."""
+    """One line per player: who moves (``▶``), the name, in the hand variant how many cards the
+    hand holds, the cards in the pit and the pit itself, fitted to the widget's width (a name is
+    cut only when the width leaves no room for it)."""
 
     def __init__(self, look: Look, catalog: Catalog, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -250,21 +251,29 @@ class PlayersView(Widget):
 
     def render(self) -> Text:
         """The title and a line per player."""
-        text = Text(self.catalog.text("players.title"), style="bold", no_wrap=True)
         state = self.state
+        hands = state.hand_sizes if isinstance(state, HandState) else None
+        title = self.catalog.text("players.title" if hands is None else "players.title_hands")
+        text = Text(title, style="bold", no_wrap=True)
         if state is None or not self.names:
             return text
         longest = max(len(name) for name in self.names)
-        width = max(4, min(longest, self.size.width - 8))
+        width = max(4, min(longest, self.size.width - (8 if hands is None else 11)))
         for seat, name in enumerate(self.names):
             moving = seat == state.to_move and not self.over
-            text.append("\n")
-            text.append("▶ " if moving else "  ", style="bold #ffd43b")
+            line = Text()
+            line.append("▶ " if moving else "  ", style="bold #ffd43b")
             shown = name if len(name) <= width else name[: width - 1] + "…"
-            text.append(shown.ljust(width), style="bold" if moving else "")
-            text.append(f" {state.pit_cards(seat):>2} ")
+            line.append(shown.ljust(width), style="bold" if moving else "")
+            if hands is not None:
+                line.append(f" {hands[seat]:>2}", style="bold")
+            line.append(f" {state.pit_cards(seat):>2} ")
             pit = self.look.pit(state.pits[seat])
-            text.append_text(pit or Text(self.catalog.text("players.empty_pit"), style="dim"))
+            line.append_text(pit or Text(self.catalog.text("players.empty_pit"), style="dim"))
+            # A long pit is cut at the edge: a line that wrapped would hide the next player.
+            line.truncate(max(1, self.size.width), overflow="ellipsis")
+            text.append("\n")
+            text.append_text(line)
         text.overflow = "ellipsis"
         return text
 
