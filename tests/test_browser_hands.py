@@ -69,6 +69,15 @@ def test_a_whole_online_game_with_hands_against_a_bot(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, audit=True)
     page = open_page(context, watch, server.url + "/")
+    # Online with friends: the same options, here with the hands face up for teaching.
+    create = page.locator("form.create")
+    create.get_by_label(HANDS_LABEL).check()
+    create.get_by_label("Cards in each hand").select_option("2")
+    create.get_by_label("Hands face up, seen by all (for teaching)").check()
+    create.get_by_role("button", name="Create the game").click()
+    created = page.locator(".created .game-code").inner_text()
+    rules = server.get(f"/api/games/{created}")["rules"]
+    assert rules["hand_size"] == 2 and rules["hands_seen_by_all"] is True
     quick = page.locator(".quick")
     size = quick.get_by_label("Cards in each hand")
     expect(size).to_be_disabled()

@@ -255,7 +255,9 @@ def test_on_one_device_both_hands_go_to_the_device_and_none_to_a_spectator(
         client.websocket_connect(game["websocket"]) as spectator,
     ):
         device.send_json({"type": "hello", "token": token})
-        assert expect(device, "welcome")["seats"] == [1, 2]
+        welcome = expect(device, "welcome")
+        assert welcome["seats"] == [1, 2] and welcome["rules"]["hand_size"] == 3
+        assert welcome["levels"] == ["easy", "medium", "hard", "expert"]  # gentle plays no hands
         while True:
             state = receive(device)
             if state["type"] == "state" and state["phase"] == "place":
