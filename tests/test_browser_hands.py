@@ -183,3 +183,27 @@ def test_two_people_with_hands_on_one_phone_confirm_they_hold_it(
     shot(page, screenshot_dir, "hands-end-phone")
     watch.check(server)
     context.close()
+
+
+def test_hands_face_up_for_teaching_show_every_hand(
+    server: Server, browser: Browser, screenshot_dir: Path
+) -> None:
+    game = server.create(
+        {"kind": "person", "name": "Ala"},
+        {"kind": "bot", "level": "easy"},
+        set={"hand_size": 3, "hands_seen_by_all": True},
+    )
+    watch = Watch()
+    context = new_context(browser, watch, DESKTOP, audit=True)
+    page = open_page(context, watch, server.url + game["seats"][0]["link"])
+    wait_connected(page)
+    assert wait_my_turn_or_end(page)
+    state = server.get(f"/api/games/{game['code']}/state")  # as a spectator sees it
+    bot_hand = page.locator(".seat[data-seat='2'] .seat-hand .hand-shown")
+    expect(bot_hand).to_have_count(3)
+    shown = bot_hand.evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert sorted(shown) == sorted(state["hands"][1])
+    assert_accessible(page, "a game with hands face up")
+    shot(page, screenshot_dir, "hands-face-up-desktop")
+    watch.check(server)
+    context.close()
