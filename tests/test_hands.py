@@ -34,9 +34,6 @@ from hisss.core import (
 )
 from hisss.core.errors import NotationError
 from hisss.record import Game, GameRecord, ReplayError, Seat, replay, replay_game
-from hisss.server.errors import ProtocolError
-from hisss.server.replays import check_record
-from hisss.server.setup import build_spec
 from hisss.sim.play import play_game
 from support import oracle
 
@@ -532,15 +529,6 @@ def test_simulate_tournament_and_replay_take_the_hand_variant(tmp_path: Path) ->
     assert (
         play.exit_code == 2 and "the level 'gentle' does not play the hand variant" in play.output
     )
-
-
-def test_the_web_game_refuses_hands_with_a_clear_error() -> None:
-    seats = [Seat.person("A"), Seat.person("B")]
-    with pytest.raises(ProtocolError, match="the web game does not deal hands"):
-        build_spec("classic", {"hand_size": 3}, "rainbow", seats)
-    record = _game().record()
-    with pytest.raises(ProtocolError, match="the web replay viewer shows the classic game only"):
-        check_record(record.to_json())
 
 
 # --------------------------------------------------------------------------- the oracle

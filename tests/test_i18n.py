@@ -5,6 +5,7 @@ is explained for every scoring and tie-break in both languages."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 from pathlib import Path
@@ -52,6 +53,21 @@ def test_catalogs_have_the_same_keys_and_placeholders() -> None:
             other = catalog["messages"][key]
             assert type(other) is type(message), (language, key)
             assert _message_placeholders(other) == _message_placeholders(message), (language, key)
+
+
+@pytest.mark.parametrize("name", ["en.json", "pl.json", "symbols.json"])
+def test_no_key_is_written_twice_in_a_catalog(name: str) -> None:
+    # json keeps the last of two equal keys without a word: two texts for one key means one of
+    # the places that reads it shows the other's words.
+    twice: list[str] = []
+
+    def check(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [key for key, _ in pairs]
+        twice.extend(sorted({key for key in keys if keys.count(key) > 1}))
+        return dict(pairs)
+
+    json.loads((I18N / name).read_text(encoding="utf-8"), object_pairs_hook=check)
+    assert twice == [], f"{name} writes these keys twice: {twice}"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

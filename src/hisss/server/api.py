@@ -24,6 +24,7 @@ from hisss.record import GameRecord, Seat, SeatKind
 from hisss.server import replays
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, seat_view
+from hisss.server.hands import for_seats
 from hisss.server.service import GameService
 from hisss.server.settings import PACES, Settings
 from hisss.server.setup import build_spec
@@ -261,9 +262,10 @@ async def game_summary(key: GameKey, request: Request) -> dict[str, Any]:
 
 @router.get("/games/{key}/state", summary="A game's current state")
 async def game_state(key: GameKey, request: Request) -> dict[str, Any]:
-    """The same object as the websocket's ``state`` message."""
+    """The same object as the websocket's ``state`` message, as a spectator sees it (in the
+    hand variant: the hands' sizes, not their cards)."""
     service = _service(request)
-    return service.view(await service.find(key))
+    return for_seats(service.view(await service.find(key)), ())
 
 
 @router.post("/games/{key}/join", summary="Take an open seat")
@@ -301,11 +303,20 @@ async def game_record(
     partial: Annotated[
         bool, Query(description="a running game's record so far (no seed, no result)")
     ] = False,
+    token: Annotated[
+        str | None,
+        Query(
+            max_length=256,
+            description="a seat's token: in the hand variant, the record so far of a running "
+            "game shows that seat's hand alone",
+        ),
+    ] = None,
 ) -> Response:
     """The game record (``docs/record-format.md``), which ``hisss replay`` reads."""
     service = _service(request)
     live = await service.find(key)
-    record = await service.record(live.id, partial)
+    seat = service.authenticate(live, token)[0] if token is not None else None
+    record = await service.record(live.id, partial, seat)
     return _download(record, f"hisss-{live.code}.json")
 
 

@@ -46,6 +46,7 @@ from hisss.core.decks import Deck
 from hisss.i18n import explain_everywhere
 from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, result_to_dict
 from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.hands import check_level, hand_fields
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
@@ -177,18 +178,23 @@ class LiveGame:
         return self.game.to_move if self.phase in (Phase.DRAW, Phase.PLACE) else None
 
     def server_step(self) -> tuple[EntryKind, int | None] | None:
-        """The next step the server takes itself: ``(STARTER, None)``, or ``(DRAW, seat)`` or
-        ``(PLAY, seat)`` for a bot seat; ``None`` when a person is to act or the game is not
-        running."""
+        """The next step the server takes itself: ``(STARTER, None)`` for a card it draws
+        itself (:meth:`plan_starter`), or ``(DRAW, seat)`` or ``(PLAY, seat)`` for a bot seat;
+        ``None`` when a person is to act or the game is not running."""
         if self.status is not GameStatus.RUNNING:
             return None
         phase = self.phase
-        if phase is Phase.STARTING:
-            return (EntryKind.STARTER, None)
+        if phase is Phase.STARTING or (self.game.has_hands and phase in (Phase.DEAL, Phase.DRAW)):
+            return (EntryKind.STARTER, None)  # in the hand variant it deals and fills the hands
         seat = self.to_move
         if seat is None or not self.seats[seat].is_bot:
             return None
         return (EntryKind.DRAW if phase is Phase.DRAW else EntryKind.PLAY, seat)
+
+    def _receiver(self) -> int | None:
+        """The hand variant: the seat (from 0) whose hand the next draw fills."""
+        receiver: int | None = getattr(self.state, "receiver", None)
+        return receiver
 
     def bot_rng(self) -> random.Random:
         """The random generator of the next bot decision: fixed by the seed and the version, so a
@@ -234,14 +240,25 @@ class LiveGame:
         return card
 
     def plan_starter(self) -> LogEntry:
-        """The entry that draws the starter."""
+        """The entry of a card the server draws itself: the starter, or in the hand variant the
+        next card dealt into a hand (of the deal, or the card the seat that played draws)."""
         self._check_running()
+        if self.game.has_hands and self.phase in (Phase.DEAL, Phase.DRAW):
+            seat = self._receiver()
+            return LogEntry(
+                self.version + 1, EntryKind.DRAW, seat=seat, card=str(self._next_card())
+            )
         if self.phase is not Phase.STARTING:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "the starter is already on the table")
         return LogEntry(self.version + 1, EntryKind.STARTER, card=str(self._next_card()))
 
     def plan_draw(self, seat: int) -> LogEntry:
         """The entry for ``seat`` drawing the next card; raises :class:`ProtocolError`."""
+        if self.game.has_hands:
+            raise ProtocolError(
+                ErrorCode.WRONG_PHASE,
+                "in the hand variant the server deals and fills the hands: play a card of yours",
+            )
         self._check_turn(seat, Phase.DRAW)
         return LogEntry(self.version + 1, EntryKind.DRAW, seat=seat, card=str(self._next_card()))
 
@@ -269,7 +286,7 @@ class LiveGame:
             EntryKind.PLAY,
             seat=seat,
             action=str(action),
-            card=str(self.state.drawn),
+            card=str(action.card if action.card is not None else self.state.drawn),
         )
 
     def plan_bot_play(self, seat: int, action: Action) -> LogEntry:
@@ -290,6 +307,7 @@ class LiveGame:
             raise ProtocolError(
                 ErrorCode.NOT_A_PERSON, f"seat {seat + 1} is not played by a person"
             )
+        check_level(self.rules, level)
         return LogEntry(self.version + 1, EntryKind.BOT, seat=seat, action=level, by_seat=by)
 
     @property
@@ -378,9 +396,13 @@ class LiveGame:
             event["card"] = str(self._draw(entry))
         elif entry.kind is EntryKind.DRAW:
             seat = self._entry_seat(entry)
-            if self.to_move != seat or self.phase is not Phase.DRAW:
+            due = self._receiver() if game.has_hands else self.to_move
+            if due != seat or self.phase not in (Phase.DEAL, Phase.DRAW):
                 raise LogError(f"seat {seat + 1} draws out of turn")
-            event.update(seat=seat + 1, card=str(self._draw(entry)))
+            card = str(self._draw(entry))
+            # In the hand variant who drew is public; the card, only when hands are seen by all.
+            hidden = game.has_hands and not self.rules.hands_seen_by_all
+            event.update(seat=seat + 1, card=None if hidden else card)
         elif entry.kind is EntryKind.PLAY:
             seat = self._entry_seat(entry)
             if self.to_move != seat or self.phase is not Phase.PLACE or entry.action is None:
@@ -445,13 +467,14 @@ class LiveGame:
         ]
 
     def view(self, presence: Sequence[Presence] | None = None) -> dict[str, Any]:
-        """The public state: the ``state`` message of the protocol, the same for every client."""
+        """The ``state`` message of the protocol, the same for every client; in the hand variant
+        with every seat's own part, kept by :func:`hisss.server.hands.for_seats` for its seats."""
         state = self.state
         result = state.result()
         phase = self.phase
         to_move = self.to_move
         legal = state.legal_actions() if phase is Phase.PLACE else []
-        return {
+        message = {
             "type": "state",
             "game": self.id,
             "code": self.code,
@@ -473,6 +496,9 @@ class LiveGame:
             "rematch": self.rematch_view(),
             "result": self.result(),
         }
+        if self.game.has_hands:
+            message.update(hand_fields(self.game, phase is Phase.PLACE))
+        return message
 
     def rematch_view(self) -> dict[str, Any] | None:
         """Who must ask for the rematch, who has, and its game's code once made; ``None``
@@ -508,10 +534,18 @@ class LiveGame:
             "result": self.result(),
         }
 
-    def record(self) -> GameRecord:
+    def record(self, seat: int | None = None) -> GameRecord:
         """The game record so far (with the seed only once the game is over: the seed tells every
-        card still to come)."""
-        return self.game.record(with_seed=self.game.is_over())
+        card still to come). In the hand variant, before the end, ``seat`` (from 0) asks: the
+        record hides every hand but that seat's (:meth:`hisss.record.Game.record`)."""
+        over = self.game.is_over()
+        if self.game.has_hands and not over and seat is None:
+            raise ProtocolError(
+                ErrorCode.NOT_FINISHED,
+                "a running game of the hand variant gives its record so far only to a seat: "
+                "send the seat's token",
+            )
+        return self.game.record(with_seed=over, seat=None if over else seat)
 
 
 def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:

@@ -25,13 +25,6 @@ def check_record(text: str) -> GameRecord:
         raise ProtocolError(
             ErrorCode.BAD_RECORD, str(exc), field=exc.field or None, line=exc.line
         ) from None
-    if record.rules.hand_size:
-        raise ProtocolError(
-            ErrorCode.BAD_RECORD,
-            "a game of the hand variant (hand_size): the web replay viewer shows the classic "
-            "game only; hisss replay checks and prints this record",
-            field="rules",
-        )
     try:
         replay(record)
     except ReplayError as exc:
@@ -76,4 +69,9 @@ def step(record: GameRecord, number: object) -> dict[str, Any]:
     view = state_view(game.state, number, steps, event, record.seats)
     view["seats"] = list(record.seats)
     view["to_move"] = None if game.is_over() else game.state.to_move + 1
+    if game.has_hands:
+        # A record of the hand variant holds every hand: a replay shows them all.
+        hands = [game.view(seat).hand for seat in range(game.players)]
+        view["hands"] = [[str(card) for card in hand] for hand in hands]
+        view["hand_sizes"] = [len(hand) for hand in hands]
     return view

@@ -412,7 +412,7 @@ class GameService:
     async def hint(self, game_id: str, seat: int) -> Action:
         """The expert bot's choice for ``seat``, which is to place its drawn card."""
         position, rng = (await self._load(game_id)).hint_position(seat)
-        return await asyncio.to_thread(make_level("expert").choose, position, rng)
+        return await asyncio.to_thread(make_level("expert").move, position, rng)
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
@@ -537,7 +537,7 @@ class GameService:
                 choice = None
                 if thinking is not None:
                     bot = make_level(level)
-                    choice = await asyncio.to_thread(bot.choose, thinking, rng)
+                    choice = await asyncio.to_thread(bot.move, thinking, rng)
                 async with self._lock(game_id):
                     live = await self._load(game_id)
                     if live.version != version:
@@ -587,8 +587,8 @@ class GameService:
         if live is not None:
             await self.publish(live)
 
-    async def record(self, key: object, partial: bool = False) -> GameRecord:
-        """A finished game's record (``partial``: so far, without the seed)."""
+    async def record(self, key: str, partial: bool = False, seat: int | None = None) -> GameRecord:
+        """A finished game's record (``partial``: so far; :meth:`LiveGame.record` for ``seat``)."""
         live = await self.find(key)
         if live.status is GameStatus.OPEN:
             raise ProtocolError(ErrorCode.NOT_STARTED, "the game is waiting for players to join")
@@ -596,4 +596,4 @@ class GameService:
             raise ProtocolError(
                 ErrorCode.NOT_FINISHED, "the game is not over: its record is available at the end"
             )
-        return live.record()
+        return live.record(seat)

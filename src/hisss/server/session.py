@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hisss.bots import LEVEL_NAMES
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
+from hisss.server.hands import for_seats, levels_for
 from hisss.server.limits import Bucket
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
@@ -124,6 +125,8 @@ class Session:
         """Queue a published message (called by the hub; never blocks)."""
         if self.phase is Phase.CLOSED:
             return
+        # A state of the hand variant keeps the hands of this connection's seats alone.
+        message = for_seats(message, self.seats)
         if self.outbox.qsize() >= MAX_OUTBOX:
             self.phase = Phase.CLOSED
             self._too_slow = True
@@ -444,7 +447,7 @@ class Session:
                 "deck_size": live.deck.size,
                 "away_seconds": self.settings.away_seconds,
                 "unseen_seconds": self.settings.unseen_seconds,
-                "levels": list(LEVEL_NAMES),
+                "levels": list(levels_for(live.rules)),
                 "limits": {
                     "max_message_bytes": self.settings.max_message_bytes,
                     "rate_per_second": self.settings.rate_per_second,

@@ -14,6 +14,7 @@ from hisss.bots import LEVEL_NAMES
 from hisss.core import BUILTIN_DECKS, ConfigError, Deck, Rules, get_deck
 from hisss.record import Seat, SeatKind
 from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.hands import check_level
 from hisss.server.settings import PACES
 
 #: The longest name a seat may have.
@@ -91,12 +92,6 @@ def build_spec(
         rules = Rules.from_mapping({"preset": preset, **options})
     except (ConfigError, TypeError, ValueError) as exc:
         raise ProtocolError(ErrorCode.BAD_RULES, str(exc)) from None
-    if rules.hand_size:
-        raise ProtocolError(
-            ErrorCode.BAD_RULES,
-            "the web game does not deal hands: the hand variant (hand_size) is played by "
-            "hisss simulate, hisss tournament and the learning environments",
-        )
     if not isinstance(deck, str) or deck.strip().lower() not in BUILTIN_DECKS:
         raise ProtocolError(
             ErrorCode.BAD_DECK, f"unknown deck {deck!r} (decks: {', '.join(BUILTIN_DECKS)})"
@@ -123,6 +118,7 @@ def build_spec(
                     f"seat {number}: unknown level {seat.level!r} "
                     f"(levels: {', '.join(LEVEL_NAMES)})",
                 )
+            check_level(rules, level, f"seat {number}: ")
             if seat.open:
                 raise ProtocolError(
                     ErrorCode.BAD_SEATS, f"seat {number}: a bot seat cannot be open"

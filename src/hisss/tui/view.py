@@ -234,7 +234,7 @@ class GameView(App[None]):
         catalog, game = self.catalog, self.match.game
         seats = self.shown_hands()
         if not seats:
-            return Text(catalog.text("hand.hidden"), style="italic")
+            return Text(catalog.text("hand.hidden_all"), style="italic")
         playing = self.phase() == "hand"
         playable = frozenset(a.card for a in game.legal_actions() if a.card is not None)
         text = Text()

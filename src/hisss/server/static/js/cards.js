@@ -33,11 +33,15 @@ export function snakeEnds(cards) {
 }
 
 /**
- * An action from its notation: {kind: "new"|"cap"|"extend"|"join", text, touches}, where each
+ * An action from its notation: {kind: "new"|"cap"|"extend"|"join", text, touches} (`text` the
+ * placement alone, also for a play of the hand variant that names its card), where each
  * touch is {snake (from 1), end ("L"|"R"), side (colour or null)}.
  */
 export function parseAction(text) {
-  const clean = String(text).trim();
+  // A play of the hand variant names its card first ("M:red-orange@1L:red"): the placement is
+  // what follows the "@" (the card is the event's own).
+  const named = String(text).trim();
+  const clean = named.includes("@") ? named.slice(named.indexOf("@") + 1) : named;
   if (clean.toLowerCase() === "new") return { kind: "new", text: clean, touches: [] };
   const touches = clean.split("+").map((part) => {
     const match = /^(\d+)([LR])(?::([a-z]+))?$/i.exec(part);

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { actionText, cardName, parseAction, pitSnakeText } from "./cards.js";
 import { copyText, h, replace, touchScreen } from "./dom.js";
+import { hasHands, renderHandCards, renderHiddenHand, splitPlay } from "./hand.js";
 import { currentLanguage, errorText, t, tn } from "./i18n.js";
 import { flyTo, liftSnakes, placeOf, slideFrom, turnOver } from "./motion.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
@@ -47,6 +48,10 @@ export class GamePage {
     this.notice = "";
     this.hinted = null;
     this.leaving = false;
+    // The hand variant: the card of the hand chosen to place, and the seat whose player has
+    // said they hold the device (on one device).
+    this.chosen = null;
+    this.revealed = null;
   }
 
   /** Read the link's fragment, then join, play or watch. */
@@ -329,6 +334,9 @@ export class GamePage {
     this.receivedAt = performance.now();
     if (this.pending !== null && message.version > this.pending) this.clearPending();
     if (fresh) this.hinted = null;
+    if (!before || before.version !== message.version || !this.myTurn("place")) this.chosen = null;
+    if (this.revealed !== null && (message.to_move !== this.revealed || message.phase !== "place"))
+      this.revealed = null;
     this.tellNews(before, message);
     this.render(before);
     if (fresh) this.move(event, from, lifted);
@@ -376,8 +384,19 @@ export class GamePage {
   }
 
   onHint(message) {
-    this.hinted = message.action;
     const st = this.state;
+    if (hasHands(st)) {
+      const { card, where } = splitPlay(message.action);
+      this.chosen = card;
+      this.hinted = where;
+      this.renderHand();
+      this.renderTable(null);
+      const ghost = this.tableEl.querySelector(`.ghost[data-action="${where}"]`);
+      if (ghost) ghost.focus({ preventScroll: false });
+      this.announce(t("hint.says", { what: actionText(where, card) }));
+      return;
+    }
+    this.hinted = message.action;
     this.renderTable(null);
     const button = this.tableEl.querySelector(`.ghost[data-action="${message.action}"]`);
     if (button) button.focus({ preventScroll: false });
@@ -413,6 +432,8 @@ export class GamePage {
     return Boolean(
       st &&
         st.phase === phase &&
+        // In the hand variant the server deals and fills the hands: nobody draws.
+        !(phase === "draw" && hasHands(st)) &&
         this.mineSeats.includes(st.to_move) &&
         st.seats[st.to_move - 1].kind === "person",
     );
@@ -452,7 +473,9 @@ export class GamePage {
       const who = event.seat ? this.nameOf(event.seat) : "";
       if (event.kind === "starter")
         this.announce(t("news.starter", { card: cardName(event.card) }));
-      else if (event.kind === "draw") {
+      else if (event.kind === "draw" && hasHands(now)) {
+        if (now.phase !== "deal") this.announce(t("news.handDraw", { name: who }));
+      } else if (event.kind === "draw") {
         this.announce(
           event.seat === this.mine
             ? t("news.youDraw", { card: cardName(event.card) })
@@ -473,6 +496,9 @@ export class GamePage {
     if (now.phase === "over" && before.phase !== "over" && now.result) {
       const result = describeResult(now.result, now.seats.map(displayName));
       this.announce(`${result.headline} ${result.how}`);
+    } else if (fresh && hasHands(now) && this.myTurn("place") && before.to_move !== now.to_move) {
+      this.announce(this.statusText(now));
+      if (document.hidden) sound("turn");
     } else if (fresh && this.myTurn("draw")) {
       this.announce(this.device ? this.statusText(now) : t("news.yourTurn"));
       // A player in another tab (or away from the screen) hears that it is their turn.
@@ -499,6 +525,12 @@ export class GamePage {
     const me = mine && !this.device;
     const here = mine && this.device;
     const touch = touchScreen();
+    if (hasHands(st) && st.phase === "deal") return t("status.dealing");
+    if (hasHands(st) && st.phase === "draw") return t("status.fillHand", { name: who });
+    if (hasHands(st) && st.phase === "place") {
+      if (here) return t("status.seatPlayHand", { name: who });
+      return me ? t("status.youPlayHand") : t("status.playHand", { name: who });
+    }
     switch (st.phase) {
       case "waiting":
         return tn("status.waiting", st.seats.filter((x) => x.open).length);
@@ -580,6 +612,14 @@ export class GamePage {
         mine: this.mineSeats,
         winners: st.result ? st.result.winners : [],
         handOver,
+        hands: hasHands(st)
+          ? {
+              sizes: st.hand_sizes,
+              // Only hands seen by all are shown by the seats: a player's own hand is in the
+              // hand panel (on one device, once its player holds the device).
+              shown: st.hands.map((hand) => (st.hands_seen_by_all ? hand : null)),
+            }
+          : null,
       }),
     );
     this.restoreFocus(focus);
@@ -591,13 +631,14 @@ export class GamePage {
       before && st.last_event && (!before.last_event || st.last_event.seq > before.last_event.seq);
     const spot = fresh ? placedSpot(st.last_event, st.table) : null;
     const mineToPlace = this.myTurn("place");
+    const choice = this.placing();
     const snakes = renderSnakes({
       table: st.table,
-      drawn: mineToPlace ? st.drawn : null,
-      legal: mineToPlace ? st.legal : [],
-      onPlay: mineToPlace ? (action) => this.play(action) : null,
+      drawn: choice ? choice.card : null,
+      legal: choice ? choice.legal : [],
+      onPlay: choice ? (action) => this.play(choice.play(action)) : null,
       spot,
-      claims: mineToPlace && prefs.marks ? st.claims : null,
+      claims: mineToPlace && prefs.marks && choice ? choice.claims : null,
     });
     replace(this.tableEl, ...renderTablePanel(st.cards_left, snakes));
     if (this.hinted) {
@@ -605,6 +646,102 @@ export class GamePage {
         ghost.classList.add("hinted");
     }
     fitCards(this.tableEl);
+  }
+
+  /** What the player to place may place now: {card, legal, claims, play(where)} with the legal
+   * placements of that card (in the hand variant, of the card chosen from the hand); null when
+   * nothing is to be placed from this page. */
+  placing() {
+    const st = this.state;
+    if (!this.myTurn("place")) return null;
+    if (!hasHands(st)) {
+      return { card: st.drawn, legal: st.legal, claims: st.claims, play: (action) => action };
+    }
+    if (!this.chosen || !this.handVisible()) return null;
+    const card = this.chosen;
+    const legal = [];
+    const claims = {};
+    for (const text of st.legal) {
+      const part = splitPlay(text);
+      if (part.card !== card) continue;
+      legal.push(part.where);
+      if (st.claims[text]) claims[part.where] = st.claims[text];
+    }
+    return { card, legal, claims, play: (where) => `${card}@${where}` };
+  }
+
+  /** The seat whose hand the hand panel shows: this page's seat, or on one device the seat of
+   * the person to play; null when none. */
+  handSeat() {
+    const st = this.state;
+    if (!hasHands(st) || !this.mineSeats.length) return null;
+    if (!this.device) return this.mine;
+    const mover = st.to_move;
+    return mover !== null && this.mineSeats.includes(mover) && st.phase === "place" ? mover : null;
+  }
+
+  /** Whether the hand panel's hand may be face up (on one device, once its player says they
+   * hold the device, unless hands are seen by all). */
+  handVisible() {
+    const st = this.state;
+    return !this.device || st.hands_seen_by_all || this.revealed === this.handSeat();
+  }
+
+  renderHandOf(st, parts) {
+    const seat = this.handSeat();
+    if (seat === null) return;
+    const name = this.nameOf(seat);
+    const hand = st.hands[seat - 1] || [];
+    parts.push(
+      h(
+        "h3",
+        { class: "hand-title" },
+        this.device ? t("hand.of", { name }) : t("hand.yours"),
+      ),
+    );
+    if (!this.handVisible()) {
+      parts.push(
+        renderHiddenHand(name, () => {
+          this.revealed = seat;
+          this.render(null);
+          const first = this.handEl.querySelector(".hand-choice.playable");
+          if (first) first.focus();
+        }),
+      );
+      return;
+    }
+    const toPlay = this.myTurn("place");
+    parts.push(
+      renderHandCards(hand, {
+        legal: toPlay ? st.legal : null,
+        chosen: this.chosen,
+        onChoose: toPlay
+          ? (card) => {
+              this.chosen = card;
+              this.hinted = null;
+              this.renderHand();
+              this.renderTable(null);
+              this.renderText();
+              const ghost = this.tableEl.querySelector(".ghost");
+              if (ghost) ghost.focus({ preventScroll: false });
+            }
+          : null,
+      }),
+    );
+    if (toPlay) {
+      parts.push(
+        h(
+          "p",
+          { class: "hint hand-step" },
+          this.chosen ? t("hand.chosen", { card: cardName(this.chosen) }) : t("hand.chooseCard"),
+        ),
+        h(
+          "button",
+          { type: "button", class: "small hint-button", onclick: () => this.askHint() },
+          t("hint.button"),
+        ),
+      );
+    }
   }
 
   renderHand() {
@@ -678,6 +815,9 @@ export class GamePage {
           h("a", { class: "button", href: `/g/${this.code}?view=replay` }, t("end.replay")),
         ),
       );
+    } else if (hasHands(st)) {
+      parts.push(h("div", { class: "dock" }, renderDeck(st.cards_left)));
+      this.renderHandOf(st, parts);
     } else {
       const active = this.myTurn("draw");
       const dock = h(
@@ -710,8 +850,13 @@ export class GamePage {
     const st = this.state;
     let controls = null;
     if (this.myTurn("draw")) controls = { onDraw: () => this.draw() };
-    if (this.myTurn("place")) {
-      controls = { legal: st.legal, drawn: st.drawn, onPlay: (action) => this.play(action) };
+    const choice = this.placing();
+    if (choice) {
+      controls = {
+        legal: choice.legal,
+        drawn: choice.card,
+        onPlay: (action) => this.play(choice.play(action)),
+      };
     }
     const status = [
       t("text.turn", { n: st.turn + 1 }),
@@ -729,6 +874,7 @@ export class GamePage {
     if (active.classList.contains("deck")) return { selector: ".deck-active" };
     if (active.dataset.action)
       return { selector: `.${active.classList[0]}[data-action="${active.dataset.action}"]` };
+    if (active.dataset.card) return { selector: `.hand-choice[data-card="${active.dataset.card}"]` };
     return { lost: true };
   }
 
@@ -739,6 +885,7 @@ export class GamePage {
     let target = key.selector ? this.root.querySelector(key.selector) : null;
     if (!target && this.myTurn("draw")) target = this.handEl.querySelector(".deck-active");
     if (!target && this.myTurn("place")) target = this.tableEl.querySelector(".ghost");
+    if (!target && this.myTurn("place")) target = this.handEl.querySelector(".hand-choice.playable");
     if (target && !this.endEl.open) target.focus({ preventScroll: false });
   }
 

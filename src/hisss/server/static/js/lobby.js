@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { copyText, h, replace } from "./dom.js";
+import { handOptions } from "./hand.js";
 import { errorText, has, joinNames, t, tn } from "./i18n.js";
 import { displayName } from "./people.js";
 import { prefs, rememberSeat } from "./prefs.js";
@@ -183,6 +184,7 @@ export class LobbyPage {
       save();
     });
     const error = h("p", { class: "form-error", role: "alert" });
+    const hands = handOptions(nextId);
     return h(
       "form",
       {
@@ -197,6 +199,7 @@ export class LobbyPage {
           this.launch(
             {
               pace: quick.pace,
+              set: hands.rules(),
               seats: [{ kind: "person", name: prefs.playerName || null }, ...bots],
             },
             error,
@@ -211,6 +214,7 @@ export class LobbyPage {
         field(t("quick.level"), level),
         field(t("pace.label"), pace),
       ),
+      hands.node,
       h("button", { type: "submit", class: "primary big play-button" }, t("quick.play")),
       error,
     );
@@ -287,6 +291,7 @@ export class LobbyPage {
     );
     draw();
     const paceId = nextId("device-pace");
+    const hands = handOptions(nextId);
     return h(
       "form",
       {
@@ -300,6 +305,7 @@ export class LobbyPage {
             {
               device: true,
               pace,
+              set: hands.rules(),
               seats: [
                 ...clean.map((name) => ({ kind: "person", name: name || null })),
                 ...Array.from({ length: bots }, () => ({ kind: "bot", level: prefs.quick.level })),
@@ -319,6 +325,7 @@ export class LobbyPage {
         field(t("device.botsLabel"), botsSelect),
         field(t("pace.label"), this.paceSelect(paceId, pace, (value) => (pace = value))),
       ),
+      hands.node,
       h("button", { type: "submit", class: "primary device-play" }, t("device.play")),
       error,
     );
@@ -366,6 +373,7 @@ export class LobbyPage {
       t("pace.label"),
       this.paceSelect(nextId("pace"), pace, (value) => (pace = value)),
     );
+    const hands = handOptions(nextId);
     const seatList = h("ol", { class: "seat-setup" });
     const drawSeats = () => {
       replace(
@@ -503,7 +511,8 @@ export class LobbyPage {
             ),
           };
           if (title.value.trim()) spec.title = title.value.trim();
-          if (!forced.checked) spec.set = { forced_placement: false };
+          spec.set = hands.rules();
+          if (!forced.checked) spec.set.forced_placement = false;
           spec.public = listed.checked;
           spec.pace = pace;
           try {
@@ -526,6 +535,7 @@ export class LobbyPage {
         field(t("lobby.deck"), deck),
       ),
       h("div", { class: "check" }, forced, h("label", { for: forcedId }, t("lobby.forced"))),
+      hands.node,
       h("div", { class: "check" }, listed, h("label", { for: publicId }, t("lobby.public"))),
       paceField,
       h("fieldset", {}, h("legend", {}, t("lobby.seats")), seatList, addSeat),

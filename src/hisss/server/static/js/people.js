@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { currentLanguage, joinNames, seatName, t, tn } from "./i18n.js";
+import { handSizeText, renderHandCards } from "./hand.js";
 import { miniSnake } from "./table.js";
 
 /** A seat's name: the server's default names ("Bot 2 (medium)", "Player 3") are translated. */
@@ -34,6 +35,8 @@ function awayLimit(seat, handOver) {
  * The seat panels: name, kind, presence, scores and pit of each seat, each in its seat's colour.
  * `mine`: the seats this page plays (several on one device). `handOver` (optional):
  * {limit, unseen, levels, receivedAt, onHand(seat, level)} offers to hand away seats to a bot.
+ * `hands` (the hand variant) is {sizes, shown}: how many cards each seat holds, and the cards of
+ * each hand shown to this reader (null where hidden).
  */
 export function renderSeats({
   seats,
@@ -43,6 +46,7 @@ export function renderSeats({
   mine = [],
   winners = [],
   handOver = null,
+  hands = null,
 }) {
   const list = h("ol", { class: "seat-list", style: `--players:${seats.length}` });
   const alone = mine.length === 1;
@@ -131,6 +135,14 @@ export function renderSeats({
               "ul",
               { class: "pit", "aria-label": t("pit.label", { name: displayName(info) }) },
               pits[i].map(miniSnake),
+            )
+          : null,
+        hands
+          ? h(
+              "div",
+              { class: "seat-hand", dataset: { size: hands.sizes[i] } },
+              h("span", { class: "seat-hand-size" }, handSizeText(hands.sizes[i])),
+              hands.shown[i] ? renderHandCards(hands.shown[i]) : null,
             )
           : null,
         offer,

@@ -241,6 +241,8 @@ export class ReplayPage {
         pits: view.pits,
         toMove: view.to_move,
         winners: view.result ? view.result.winners : [],
+        // A record of the hand variant holds every hand: the replay shows them all.
+        hands: view.hands ? { sizes: view.hand_sizes, shown: view.hands } : null,
       }),
     );
     replace(

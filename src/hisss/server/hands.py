@@ -1,0 +1,99 @@
+"""The hand variant on the server: each state message built per seat from the seat's view.
+
+A game of the hand variant (``Rules.hand_size``) is built once per step, like any other, by
+:meth:`hisss.server.game.LiveGame.view`; its hand fields come from :func:`hand_fields`. The public
+part holds every seat's hand size and, only when hands are seen by all, the hands themselves;
+each seat's own part (its hand, and on its turn its legal plays and what each claims), made from
+:meth:`hisss.record.Game.view`, waits under :data:`PRIVATE`. A connection sends a state only
+after :func:`for_seats` has kept the parts of the seats it holds (none for a spectator) and dropped
+the rest, so a hidden card goes to its holder's connections alone.
+
+The levels that play the hand variant are those whose bot has a hand policy
+(:data:`hisss.bots.hand.HAND_POLICIES`): :func:`levels_for` lists the levels a game offers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hisss.bots import LEVEL_NAMES, LEVELS
+from hisss.bots.features import claim_of
+from hisss.bots.hand import HAND_POLICIES
+from hisss.core import Rules
+from hisss.record import Game
+from hisss.server.errors import ErrorCode, ProtocolError
+
+#: The key of a state message under which each seat's own part waits (keyed by the seat from 0,
+#: as text); never sent to a client.
+PRIVATE = "private"
+
+
+def levels_for(rules: Rules) -> tuple[str, ...]:
+    """The bot levels a game with ``rules`` offers: every level, or in the hand variant those
+    whose bot plays it."""
+    if not rules.hand_size:
+        return LEVEL_NAMES
+    return tuple(name for name in LEVEL_NAMES if LEVELS[name].bot in HAND_POLICIES)
+
+
+def check_level(rules: Rules, level: str, where: str = "") -> None:
+    """Raise ``bad_level`` when the bot level ``level`` does not play a game with ``rules``
+    (``where`` begins the message, as ``"seat 2: "``)."""
+    offered = levels_for(rules)
+    if level not in offered:
+        raise ProtocolError(
+            ErrorCode.BAD_LEVEL,
+            f"{where}level {level!r} does not play the hand variant "
+            f"(levels that do: {', '.join(offered)})",
+        )
+
+
+def hand_fields(game: Game, playing: bool) -> dict[str, Any]:
+    """The hand fields of a state message of ``game`` (the hand variant): the hand sizes, the
+    hands seen by all (else ``None`` for each), and under :data:`PRIVATE` each seat's own hand
+    with, while ``playing``, its legal plays and their claims."""
+    players = game.players
+    views = [game.view(seat) for seat in range(players)]
+    seen_by_all = game.rules.hands_seen_by_all
+    private: dict[str, dict[str, Any]] = {}
+    for seat, view in enumerate(views):
+        legal = view.legal_actions() if playing else []
+        known = view.known() if legal else None
+        private[str(seat)] = {
+            "hand": [str(card) for card in view.hand],
+            "legal": [str(a) for a in legal],
+            "claims": {str(a): n for a in legal if known and (n := claim_of(known, a))},
+        }
+    return {
+        "hand_size": game.rules.hand_size,
+        "hands_seen_by_all": seen_by_all,
+        "hand_sizes": list(views[0].hand_sizes),
+        "hands": [private[str(seat)]["hand"] if seen_by_all else None for seat in range(players)],
+        "legal": [],
+        "claims": {},
+        PRIVATE: private,
+    }
+
+
+def for_seats(message: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """``message`` as a connection holding ``seats`` (from 0; none for a spectator or the HTTP
+    API) may see it: the :data:`PRIVATE` parts of those seats merged in, every other dropped.
+    A message without private parts is returned as it is."""
+    private = message.get(PRIVATE)
+    if private is None:
+        return message
+    out = {key: value for key, value in message.items() if key != PRIVATE}
+    hands = list(out["hands"])
+    legal: list[str] = []
+    claims: dict[str, int] = {}
+    for seat in seats:
+        part = private[str(seat)]
+        hands[seat] = part["hand"]
+        legal.extend(part["legal"])
+        claims.update(part["claims"])
+    out.update(hands=hands, legal=legal, claims=claims)
+    return out
+
+
+__all__ = ["PRIVATE", "check_level", "for_seats", "hand_fields", "levels_for"]
