@@ -93,7 +93,7 @@ def test_a_whole_online_game_with_hands_against_a_bot(
     summary = server.get(f"/api/games/{code}")
     assert summary["rules"]["hand_size"] == 3 and not summary["rules"]["hands_seen_by_all"]
     assert wait_my_turn_or_end(page)
-    expect(page.locator(".turn-status")).to_contain_text("play a card of your hand")
+    expect(page.locator(".turn-status")).to_contain_text("play a card from your hand")
     cards = hand_cards(page)
     assert len(cards) == 3
     # Sorted by colour: the colour of each card's first half never goes back in the rainbow.
