@@ -94,6 +94,11 @@ def test_a_whole_online_game_with_hands_against_a_bot(
     assert summary["rules"]["hand_size"] == 3 and not summary["rules"]["hands_seen_by_all"]
     assert wait_my_turn_or_end(page)
     expect(page.locator(".turn-status")).to_contain_text("play a card from your hand")
+    page.get_by_role("button", name="Rules").click()  # the rules speak of this game's hands
+    rules = page.locator("dialog.rules-dialog")
+    expect(rules).to_contain_text("each player holds 3 cards that only they see")
+    expect(rules).not_to_contain_text("there are no hands")
+    rules.get_by_role("button", name="Look at the table").click()
     cards = hand_cards(page)
     assert len(cards) == 3
     # Sorted by colour: the colour of each card's first half never goes back in the rainbow.

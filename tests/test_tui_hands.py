@@ -6,22 +6,23 @@ seen by all, Polish, and saving and going on."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
 
 from hisss.bots import make_level
-from hisss.core import RAINBOW, ConfigError, HandState, Rules
+from hisss.core import RAINBOW, ConfigError, HandState, Rules, get_rules, new_game
 from hisss.i18n import get_catalog
 from hisss.record import load_record
 from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.match import move_seed
 from hisss.tui.render import by_colour
 from hisss.tui.saving import autosave_path
-from hisss.tui.screens import EndScreen, PassScreen
+from hisss.tui.screens import EndScreen, PassScreen, rules_text
 from hisss.tui.widgets import PlayersView
-from hisss.tui.words import describe_action
+from hisss.tui.words import describe_action, setup_names
 from support.tui import log_text, make_app, person_turn, screen_text, status_text
 from support.waiting import wait_until_async
 
@@ -232,3 +233,26 @@ async def test_a_hand_game_is_saved_kept_and_goes_on(tmp_path: Path) -> None:
         await person_turn(pilot, loaded)
         assert len(loaded.match.turns) == len(app.match.turns) + 2
         await pilot.press("q")
+
+
+def test_the_header_names_the_hands_in_both_languages() -> None:
+    def names(rules: str, hands: int, up: bool = False) -> list[str]:
+        chosen = replace(get_rules(rules), hand_size=hands, hands_seen_by_all=up)
+        return [setup_names(get_catalog(lang), new_game(2, chosen))[0] for lang in ("en", "pl")]
+
+    assert names("classic", 0) == ["classic", "klasyczne"]
+    assert names("classic", 3) == ["classic, hands of 3 cards", "klasyczne, ręce po 3 karty"]
+    assert names("pl", 1, up=True) == [
+        "Polish, hands of 1 card face up",
+        "polskie, odkryte ręce po 1 karcie",
+    ]
+    assert names("classic", 5)[1] == "klasyczne, ręce po 5 kart"
+
+
+def test_the_rules_page_explains_the_hands_only_in_a_game_with_hands() -> None:
+    english = get_catalog("en")
+    with_hands = rules_text(english, new_game(2, Rules(hand_size=3))).plain
+    assert "each player holds 3 cards that only they see" in with_hands
+    assert "holds" not in rules_text(english, new_game(2, Rules())).plain
+    polish = rules_text(get_catalog("pl"), new_game(2, Rules(hand_size=5))).plain
+    assert "każdy trzyma 5 kart," in polish

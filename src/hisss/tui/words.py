@@ -17,7 +17,7 @@ Every word comes from the game's catalog. A seat named as the catalog's default 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hisss.core import Action, ActionKind, CardKind, End, Placement, Snake, State
 from hisss.i18n import LANGUAGES, Catalog, get_catalog
@@ -145,10 +145,16 @@ def describe_placement(catalog: Catalog, placement: Placement, table: Sequence[S
 
 
 def setup_names(catalog: Catalog, state: State) -> tuple[str, str]:
-    """The rules and the deck of a game as the game names them: a preset or "custom", a built-in
-    deck in the catalog's words, any other deck by the name its file gives."""
-    preset = state.rules.preset
+    """The rules and the deck of a game as the game names them: a preset or "custom" (with the
+    size of the hands in the hand variant), a built-in deck in the catalog's words, any other deck
+    by the name its file gives."""
+    hands = state.rules.hand_size
+    base = replace(state.rules, hand_size=0, hands_seen_by_all=False)
+    preset = base.preset
     rules = catalog.text(f"rules.short.{preset}" if preset else "rules.custom")
+    if hands:
+        key = "rules.hands_up" if state.rules.hands_seen_by_all else "rules.hands"
+        rules = catalog.plural(key, hands, rules=rules)
     deck = state.deck.name
     key = f"deck.short.{deck}"
     return rules, catalog.text(key) if catalog.has(key) else deck

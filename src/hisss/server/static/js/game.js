@@ -198,7 +198,7 @@ export class GamePage {
               type: "button",
               class: "small rules-button",
               onclick: () => {
-                renderRules(this.rulesEl);
+                renderRules(this.rulesEl, (this.state && this.state.hand_size) || 0);
                 this.rulesEl.showModal();
               },
             },

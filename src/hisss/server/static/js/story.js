@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { actionText, cardName, pitSnakeText } from "./cards.js";
 import { h, replace } from "./dom.js";
-import { joinNames, t } from "./i18n.js";
+import { joinNames, t, tn } from "./i18n.js";
 import { describeResult, displayName } from "./people.js";
 
 /** One step of the log in words, naming who made it. */
@@ -62,7 +62,8 @@ export function renderLog(log, names) {
 }
 
 /** The rules in a few lines, in a dialog. */
-export function renderRules(dialog) {
+/** The rules dialog; `handSize` is the size of the hands in the hand variant, or 0. */
+export function renderRules(dialog, handSize = 0) {
   replace(
     dialog,
     h("h2", { id: "rules-title" }, t("rules.title")),
@@ -73,7 +74,7 @@ export function renderRules(dialog) {
         (rule) => h("li", {}, rule),
       ),
     ),
-    h("p", {}, t("rules.more")),
+    h("p", {}, handSize ? tn("rules.hands_more", handSize) : t("rules.more")),
     h(
       "div",
       { class: "buttons" },
