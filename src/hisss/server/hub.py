@@ -15,16 +15,53 @@ restart every seat is away from the restart on); it has not *arrived*, and the s
 wait longer (``unseen_seconds``) than a seat whose holder came and went (``away_seconds``).
 What is known of a game's presence is forgotten when its last subscriber here leaves, so memory
 does not grow with the games ever played.
+
+A published message is handed to every subscriber as one :class:`Outgoing`, encoded to JSON
+once however many connections send it.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from hisss.server.game import Presence
+
+
+class Outgoing(dict[str, Any]):
+    """A message handed to every subscriber of a game: its JSON text is made once, by the first
+    connection that sends it, and shared by the others. Nobody changes a message once it is
+    handed out.
+
+    >>> message = Outgoing({"type": "state", "version": 3})
+    >>> message.text(), message.text() is message.text()
+    ('{"type":"state","version":3}', True)
+    """
+
+    __slots__ = ("_text",)
+
+    def text(self) -> str:
+        """The message as compact JSON."""
+        try:
+            return self._text
+        except AttributeError:
+            self._text: str = json.dumps(self, separators=(",", ":"))
+            return self._text
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the server sends it: compact JSON (the text of an :class:`Outgoing`, made
+    once).
+
+    >>> encode({"type": "pong", "data": 1})
+    '{"type":"pong","data":1}'
+    """
+    if isinstance(message, Outgoing):
+        return message.text()
+    return json.dumps(message, separators=(",", ":"))
 
 
 class Subscriber(Protocol):
@@ -122,8 +159,12 @@ class LocalHub(Hub):
         self.deliver(game_id, message)
 
     def deliver(self, game_id: str, message: dict[str, Any]) -> None:
-        for subscriber in list(self._subscribers.get(game_id, ())):
-            subscriber.deliver(message)
+        subscribers = self._subscribers.get(game_id)
+        if not subscribers:
+            return
+        shared = Outgoing(message)
+        for subscriber in list(subscribers):
+            subscriber.deliver(shared)
 
     def subscribers(self, game_id: str) -> int:
         return len(self._subscribers.get(game_id, ()))

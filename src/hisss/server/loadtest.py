@@ -47,7 +47,16 @@ from hisss.storage import EntryKind
 READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:\d+/)")
 
 #: The keys of the JSON summary, in order.
-KEYS = ("games", "actions", "actions_per_second", "p50_ms", "p99_ms", "errors", "lost_actions")
+KEYS = (
+    "games",
+    "actions",
+    "actions_per_second",
+    "p50_ms",
+    "p99_ms",
+    "errors",
+    "lost_actions",
+    "server_cpu_ms_per_step",
+)
 
 
 class LoadTestError(HisssError):
@@ -67,6 +76,9 @@ class Figures:
     seconds: float = 0.0
     #: Game creations the server's rate limit refused (waited for and tried again).
     throttled: int = 0
+    #: CPU seconds the server process spent over the measured seconds (``None``: a server the
+    #: load test did not start, whose process it cannot see).
+    server_cpu: float | None = None
 
     def error(self, kind: str) -> None:
         """Count one error of ``kind``."""
@@ -76,10 +88,17 @@ class Figures:
     def summary(self) -> dict[str, Any]:
         """The JSON summary: exactly the keys of :data:`KEYS`.
 
-        >>> Figures(games=1, latencies=[0.001, 0.003], seconds=2.0).summary()["p50_ms"]
-        1.0
+        ``server_cpu_ms_per_step`` is the server's CPU time over the measured seconds divided by
+        the steps measured: everything the server did meanwhile (new games, connections) counts.
+
+        >>> figures = Figures(games=1, latencies=[0.001, 0.003], seconds=2.0, server_cpu=0.004)
+        >>> figures.summary()["p50_ms"], figures.summary()["server_cpu_ms_per_step"]
+        (1.0, 2.0)
         """
         ordered = sorted(self.latencies)
+        per_step = None
+        if self.server_cpu is not None and ordered:
+            per_step = round(self.server_cpu / len(ordered) * 1000, 3)
         return {
             "games": self.games,
             "actions": len(ordered),
@@ -88,6 +107,7 @@ class Figures:
             "p99_ms": round(_quantile(ordered, 0.99) * 1000, 1),
             "errors": self.errors,
             "lost_actions": self.lost_actions,
+            "server_cpu_ms_per_step": per_step,
         }
 
 
@@ -150,6 +170,7 @@ class LoadTest:
         think: float = 1.0,
         seed: int = 1,
         progress: Callable[[Figures], None] | None = None,
+        server_cpu: Callable[[], float | None] | None = None,
     ) -> None:
         self.base = base.rstrip("/")
         self.ws_base = "ws" + self.base.removeprefix("http")
@@ -161,6 +182,8 @@ class LoadTest:
         self.progress = progress
         self.deadline = 0.0
         self.measure_from = 0.0
+        #: The server process's CPU seconds so far, when the load test can see that process.
+        self.server_cpu = server_cpu
 
     async def run(
         self, games: int, seconds: float, ramp: float = 0.0, check: bool = True
@@ -174,12 +197,22 @@ class LoadTest:
         self.deadline = self.measure_from + seconds
         lanes = [asyncio.create_task(self._lane(ramp)) for _ in range(games)]
         ticker = asyncio.create_task(self._tick())
+        cpu_from = asyncio.create_task(self._cpu_at(self.measure_from))
         await asyncio.gather(*lanes)
         ticker.cancel()
+        first = await cpu_from
+        last = await self._cpu_at(0.0)
+        if first is not None and last is not None:
+            self.figures.server_cpu = last - first
         self.figures.seconds = seconds
         if check:
             await self._check_stored()
         return self.figures
+
+    async def _cpu_at(self, moment: float) -> float | None:
+        """The server's CPU seconds at ``moment`` (monotonic), if the load test can see them."""
+        await asyncio.sleep(max(moment - time.monotonic(), 0.0))
+        return None if self.server_cpu is None else self.server_cpu()
 
     async def _tick(self) -> None:
         while self.progress is not None:
@@ -351,6 +384,23 @@ class LoadTest:
         self.count_lost(stored)
 
 
+def process_cpu_seconds(pid: int) -> float | None:
+    """The user and system CPU seconds of process ``pid`` from Linux's ``/proc``; ``None``
+    elsewhere or when the process is gone.
+
+    >>> process_cpu_seconds(os.getpid()) > 0 if Path("/proc/self/stat").exists() else True
+    True
+    """
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return None
+    # The command name (field 2) may hold spaces: the fields that follow come after its ")".
+    fields = text.rpartition(")")[2].split()
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
+    return (utime + stime) / os.sysconf("SC_CLK_TCK")
+
+
 def _raw(url: str) -> str:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     with opener.open(url, timeout=30) as answer:
@@ -386,6 +436,13 @@ class LocalServer:
         self.stop()
         tail = out.read_text(encoding="utf-8", errors="replace")[-2000:]
         raise LoadTestError(f"the server did not start:\n{tail}")
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time (user and system, every thread) the server process has used so far;
+        ``None`` where the system does not show it (no ``/proc``)."""
+        if self.proc is None:
+            return None
+        return process_cpu_seconds(self.proc.pid)
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL after 30 s)."""
@@ -426,7 +483,14 @@ def run_loadtest(
         elif not url.startswith(("http://", "https://")):
             raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
         try:
-            test = LoadTest(url, level=level, think=think, seed=seed, progress=progress)
+            test = LoadTest(
+                url,
+                level=level,
+                think=think,
+                seed=seed,
+                progress=progress,
+                server_cpu=server.cpu_seconds if server is not None else None,
+            )
             figures = asyncio.run(test.run(games, seconds, ramp, check=server is None))
         finally:
             if server is not None:

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hisss.bots import LEVEL_NAMES
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
+from hisss.server.hub import encode
 from hisss.server.limits import Bucket
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
@@ -227,7 +228,7 @@ class Session:
                     return
                 continue
             try:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                await self.ws.send_text(encode(message))
             except Exception:  # the client is gone; the reader will see it
                 return
 

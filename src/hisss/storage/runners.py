@@ -1,7 +1,9 @@
 """Running a transaction: one whole :class:`~sqlalchemy.orm.Session` function per call.
 
 :class:`ThreadRunner` serves SQLite, :class:`AsyncRunner` PostgreSQL; the repository hands either
-plain synchronous SQLAlchemy code and never knows which one runs it.
+plain synchronous SQLAlchemy code and never knows which one runs it. The hottest write, appending
+a step, runs on a bare :class:`~sqlalchemy.engine.Connection` instead (:meth:`Runner.run_core`):
+it uses Core statements only, and the ORM session's bookkeeping cost more than the statements.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ class Runner:
     closed = False
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        raise NotImplementedError
+
+    async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run ``fn(connection, *args)`` as one transaction on a Core connection."""
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -59,6 +65,11 @@ class AsyncRunner(Runner):
         self._check_open()
         async with self._sessions.begin() as session:
             return await session.run_sync(fn, *args)
+
+    async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
+        self._check_open()
+        async with self.engine.begin() as connection:
+            return await connection.run_sync(fn, *args)
 
     async def close(self) -> None:
         if not self.closed:
@@ -96,10 +107,19 @@ class ThreadRunner(Runner):
         with self._sessions.begin() as session:
             return fn(session, *args)
 
+    def _core_transaction(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
+        with self.engine.begin() as connection:
+            return fn(connection, *args)
+
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         self._check_open()
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._transaction, fn, args)
+
+    async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._core_transaction, fn, args)
 
     async def close(self) -> None:
         if self.closed:
