@@ -17,7 +17,9 @@ the drawn card; ``action`` in notation), ``bot`` (a person seat is handed to a b
 
 The view of a game carries what its page shows besides the table: the log of the moves and
 claims (``log``), which placements of the drawn card would complete a snake (``claims``, for
-beginners) and the rematch asked for.
+beginners) and the rematch asked for. A view is made after every step, so a live game keeps the
+notation of the snakes that lie on the table and in the pits (:class:`SnakeTexts`): a step
+changes one snake at most, and writing the others again was most of a view's cost.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from hisss.core import (
     Placement,
     Result,
     Rules,
+    Snake,
     State,
     parse_action,
     parse_card,
@@ -100,6 +103,41 @@ def play_event(seq: int, placement: Placement) -> dict[str, Any]:
     }
 
 
+class SnakeTexts:
+    """The notation of the snakes of one game's latest view, by the snake itself.
+
+    Snakes are immutable, and a step leaves every snake it does not touch as the same object, so
+    the text of a snake seen in the previous view is reused. Only the snakes of the latest view
+    are kept.
+
+    >>> from hisss.core import parse_snake
+    >>> texts, snake = SnakeTexts(), parse_snake("H:red M:red-orange")
+    >>> first = texts.of([snake]); texts.done()
+    >>> first, texts.of([snake])[0] is first[0]
+    (['H:red M:red-orange'], True)
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[Snake, str]] = {}
+        self._seen: dict[int, tuple[Snake, str]] = {}
+
+    def of(self, snakes: Sequence[Snake]) -> list[str]:
+        """The notation of each of ``snakes``; call :meth:`done` after the view's last snake."""
+        out = []
+        for snake in snakes:
+            key = id(snake)
+            hit = self._known.get(key)
+            if hit is None or hit[0] is not snake:  # the id of a snake gone since
+                hit = (snake, str(snake))
+            self._seen[key] = hit
+            out.append(hit[1])
+        return out
+
+    def done(self) -> None:
+        """Keep only the snakes of the view just made."""
+        self._known, self._seen = self._seen, {}
+
+
 class LiveGame:
     """A game being played, rebuilt from its log; see the module docstring."""
 
@@ -123,6 +161,7 @@ class LiveGame:
         self.last_event: dict[str, Any] | None = None
         #: Every step but the draws, as its ``last_event``: the page's log of moves.
         self.history: list[dict[str, Any]] = []
+        self._snake_texts = SnakeTexts()
         #: The seats (from 0) that asked for a rematch, and the rematch's code once made.
         self.rematch_votes: set[int] = set()
         self.rematch_code: str | None = None
@@ -462,7 +501,7 @@ class LiveGame:
             "drawn": str(state.drawn) if state.drawn is not None else None,
             "legal": [str(a) for a in legal],
             "claims": {str(a): n for a in legal if (n := claim_of(state, a))},
-            **table_view(state, result),
+            **table_view(state, result, self._snake_texts),
             "turn": state.turns,
             "seats": self.seat_views(presence),
             "last_event": self.last_event,
@@ -530,12 +569,16 @@ def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:
     return out
 
 
-def table_view(state: State, result: Result) -> dict[str, Any]:
+def table_view(state: State, result: Result, texts: SnakeTexts | None = None) -> dict[str, Any]:
     """The table, pits, scores and cards left of a position: the part of a view that live
-    games and replays share."""
+    games and replays share (``texts``: the snakes' notation kept by a live game)."""
+    texts = texts if texts is not None else SnakeTexts()
+    table = texts.of(state.table)
+    pits = [texts.of(pit) for pit in state.pits]
+    texts.done()
     return {
-        "table": [str(s) for s in state.table],
-        "pits": [[str(s) for s in pit] for pit in state.pits],
+        "table": table,
+        "pits": pits,
         "scores": [
             {"cards": c, "snakes": n, "longest": g}
             for c, n, g in zip(result.cards, result.snakes, result.longest, strict=True)

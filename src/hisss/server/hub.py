@@ -22,11 +22,12 @@ once however many connections send it.
 
 from __future__ import annotations
 
-import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
+
+import orjson
 
 from hisss.server.game import Presence
 
@@ -48,20 +49,26 @@ class Outgoing(dict[str, Any]):
         try:
             return self._text
         except AttributeError:
-            self._text: str = json.dumps(self, separators=(",", ":"))
+            self._text: str = _dumps(self)
             return self._text
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A message as the server sends it: compact JSON (the text of an :class:`Outgoing`, made
-    once).
+    """A message as the server sends it: compact JSON in UTF-8 (the text of an
+    :class:`Outgoing`, made once).
 
-    >>> encode({"type": "pong", "data": 1})
-    '{"type":"pong","data":1}'
+    >>> encode({"type": "pong", "data": 1, "name": "Łucja"})
+    '{"type":"pong","data":1,"name":"Łucja"}'
     """
     if isinstance(message, Outgoing):
         return message.text()
-    return json.dumps(message, separators=(",", ":"))
+    return _dumps(message)
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    # orjson writes the same JSON as the standard library's compact form (keys in their order,
+    # text as UTF-8 rather than escaped) about ten times faster; a state is encoded per step.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Subscriber(Protocol):

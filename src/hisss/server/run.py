@@ -17,6 +17,7 @@ import signal
 import socket
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from hisss.core import HisssError
 from hisss.server.app import create_app
@@ -92,12 +93,23 @@ def serve(
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _stop) if main else None
     try:
-        asyncio.run(_serve(settings, host, port, announce, reuse_port))
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            runner.run(_serve(settings, host, port, announce, reuse_port))
     except _StoppedError:
         return
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed, else the standard one (``None``)."""
+    try:
+        import uvloop  # noqa: PLC0415
+    except ImportError:
+        return None
+    factory: Callable[[], Any] = uvloop.new_event_loop
+    return factory
 
 
 async def _serve(
