@@ -17,9 +17,8 @@ the drawn card; ``action`` in notation), ``bot`` (a person seat is handed to a b
 
 The view of a game carries what its page shows besides the table: the log of the moves and
 claims (``log``), which placements of the drawn card would complete a snake (``claims``, for
-beginners) and the rematch asked for. A view is made after every step, so a live game keeps the
-notation of the snakes that lie on the table and in the pits (:class:`SnakeTexts`): a step
-changes one snake at most, and writing the others again was most of a view's cost.
+beginners) and the rematch asked for; the table, the pits and the result are written by
+:mod:`hisss.server.views`, which live games and replays share.
 """
 
 from __future__ import annotations
@@ -34,21 +33,18 @@ from hisss.bots.features import claim_of
 from hisss.core import (
     Action,
     Card,
-    DecidedBy,
     HisssError,
     IllegalActionError,
     Placement,
-    Result,
     Rules,
-    Snake,
     State,
     parse_action,
     parse_card,
 )
 from hisss.core.decks import Deck
-from hisss.i18n import explain_everywhere
-from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, result_to_dict
+from hisss.record import Game, GameRecord, Phase, Seat, SeatKind
 from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.views import SnakeTexts, result_view, table_view
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
@@ -101,41 +97,6 @@ def play_event(seq: int, placement: Placement) -> dict[str, Any]:
         "claimed": claimed,
         "hisss": claimed is not None,
     }
-
-
-class SnakeTexts:
-    """The notation of the snakes of one game's latest view, by the snake itself.
-
-    Snakes are immutable, and a step leaves every snake it does not touch as the same object, so
-    the text of a snake seen in the previous view is reused. Only the snakes of the latest view
-    are kept.
-
-    >>> from hisss.core import parse_snake
-    >>> texts, snake = SnakeTexts(), parse_snake("H:red M:red-orange")
-    >>> first = texts.of([snake]); texts.done()
-    >>> first, texts.of([snake])[0] is first[0]
-    (['H:red M:red-orange'], True)
-    """
-
-    def __init__(self) -> None:
-        self._known: dict[int, tuple[Snake, str]] = {}
-        self._seen: dict[int, tuple[Snake, str]] = {}
-
-    def of(self, snakes: Sequence[Snake]) -> list[str]:
-        """The notation of each of ``snakes``; call :meth:`done` after the view's last snake."""
-        out = []
-        for snake in snakes:
-            key = id(snake)
-            hit = self._known.get(key)
-            if hit is None or hit[0] is not snake:  # the id of a snake gone since
-                hit = (snake, str(snake))
-            self._seen[key] = hit
-            out.append(hit[1])
-        return out
-
-    def done(self) -> None:
-        """Keep only the snakes of the view just made."""
-        self._known, self._seen = self._seen, {}
 
 
 class LiveGame:
@@ -214,6 +175,14 @@ class LiveGame:
     def to_move(self) -> int | None:
         """The seat (from 0) to draw or place, or ``None``."""
         return self.game.to_move if self.phase in (Phase.DRAW, Phase.PLACE) else None
+
+    def has_seats_of(self, stored: StoredGame) -> bool:
+        """Whether the game's status, seats and tokens are those ``stored``."""
+        return (
+            self.status is stored.status
+            and self.seats == stored.seats
+            and self.token_hashes == stored.token_hashes
+        )
 
     def server_step(self) -> tuple[EntryKind, int | None] | None:
         """The next step the server takes itself: ``(STARTER, None)``, or ``(DRAW, seat)`` or
@@ -551,53 +520,3 @@ class LiveGame:
         """The game record so far (with the seed only once the game is over: the seed tells every
         card still to come)."""
         return self.game.record(with_seed=self.game.is_over())
-
-
-def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:
-    """The result of a finished game for messages: the record's fields (seats from 1), whether a
-    tie-break settled it, and how it was decided in words, naming the seats by ``names``: in
-    English (``explanation``) and in every language of the front end (``explanations``);
-    ``None`` before the end."""
-    if not state.is_terminal():
-        return None
-    result = state.result()
-    out = result_to_dict(result)
-    first = state.rules.scoring.measures[0]
-    out["tie_break"] = result.decided_by not in (first, DecidedBy.TARGET)
-    out["explanations"] = explain_everywhere(result, state.rules, names)
-    out["explanation"] = out["explanations"]["en"]
-    return out
-
-
-def table_view(state: State, result: Result, texts: SnakeTexts | None = None) -> dict[str, Any]:
-    """The table, pits, scores and cards left of a position: the part of a view that live
-    games and replays share (``texts``: the snakes' notation kept by a live game)."""
-    texts = texts if texts is not None else SnakeTexts()
-    table = texts.of(state.table)
-    pits = [texts.of(pit) for pit in state.pits]
-    texts.done()
-    return {
-        "table": table,
-        "pits": pits,
-        "scores": [
-            {"cards": c, "snakes": n, "longest": g}
-            for c, n, g in zip(result.cards, result.snakes, result.longest, strict=True)
-        ],
-        "cards_left": state.remaining,
-    }
-
-
-def state_view(
-    state: State, step: int, steps: int, event: dict[str, Any] | None, names: Sequence[str]
-) -> dict[str, Any]:
-    """The view of a replay position: after ``step`` of ``steps`` placements, the seats named
-    ``names``."""
-    result = state.result()
-    return {
-        "step": step,
-        "steps": steps,
-        **table_view(state, result),
-        "drawn": str(state.drawn) if state.drawn is not None else None,
-        "last_event": event,
-        "result": result_view(state, names),
-    }

@@ -86,6 +86,9 @@ Listener = Callable[[str, str], Awaitable[None]]
 class Hub(ABC):
     """Publishes game messages to subscribers and tracks which seats are connected."""
 
+    #: Calls to what the hub shares state through that failed (the server's metrics show it).
+    failures = 0
+
     @abstractmethod
     async def start(self) -> None:
         """Connect to whatever the hub shares state through."""

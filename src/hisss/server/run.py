@@ -116,6 +116,7 @@ async def _serve(
     settings: Settings, host: str, port: int, announce: Callable[[str], None], reuse_port: bool
 ) -> None:
     import uvicorn  # noqa: PLC0415 - imported when the server runs, not when the CLI loads
+    from uvicorn.config import LOGGING_CONFIG  # noqa: PLC0415
 
     sock = bind(host, port, reuse_port)
     try:
@@ -146,6 +147,9 @@ async def _serve(
             ws_max_size=WS_MAX_FRAME,
             lifespan="on",
             log_level="info",
+            # JSON lines: uvicorn's loggers reach the root logger's handler (hisss.server.logs)
+            # instead of being set up with uvicorn's own text format.
+            log_config=None if settings.log_format == "json" else LOGGING_CONFIG,
             server_header=False,
             timeout_graceful_shutdown=5,
         )

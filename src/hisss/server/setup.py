@@ -15,6 +15,7 @@ from hisss.core import BUILTIN_DECKS, ConfigError, Deck, Rules, get_deck
 from hisss.record import Seat, SeatKind
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.settings import PACES
+from hisss.storage import StoredGame
 
 #: The longest name a seat may have.
 MAX_NAME = 40
@@ -138,3 +139,11 @@ def build_spec(
     return GameSpec(
         rules, the_deck, tuple(checked), clean_name(title, "", "title"), public, pace, device
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game and the tokens of its reserved person seats (seat from 0 -> token)."""
+
+    game: StoredGame
+    tokens: dict[int, str]

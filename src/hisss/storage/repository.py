@@ -111,6 +111,8 @@ class Store:
     def __init__(self, runner: Runner, url: str) -> None:
         self._runner = runner
         self.url = url
+        #: Calls that failed with :class:`StorageError` so far (the server's metrics show it).
+        self.failures = 0
 
     @property
     def dialect(self) -> str:
@@ -159,9 +161,13 @@ class Store:
         run = self._runner.run_core if core else self._runner.run
         try:
             return await run(fn, *args)
-        except (IntegrityError, StorageError):
+        except IntegrityError:
+            raise
+        except StorageError:
+            self.failures += 1
             raise
         except (SQLAlchemyError, OSError, TimeoutError) as exc:
+            self.failures += 1
             raise StorageError(f"the database failed: {_reason(exc)}") from exc
 
     async def ping(self, timeout: float = 5.0) -> None:
@@ -171,6 +177,7 @@ class Store:
             async with asyncio.timeout(timeout):
                 await self._run(_ping)
         except TimeoutError:
+            self.failures += 1
             raise StorageError(f"the database does not answer within {timeout:g} s") from None
         except StorageError as exc:
             reason = _reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
