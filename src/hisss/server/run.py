@@ -93,7 +93,7 @@ def serve(
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _stop) if main else None
     try:
-        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
             runner.run(_serve(settings, host, port, announce, reuse_port))
     except _StoppedError:
         return
@@ -102,7 +102,7 @@ def serve(
             signal.signal(signal.SIGTERM, previous)
 
 
-def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop's event loop where it is installed, else the standard one (``None``)."""
     try:
         import uvloop  # noqa: PLC0415
