@@ -272,6 +272,9 @@ class GameService:
             )
         )
         log.info("game %s (%s) created with %d seats", stored.id, stored.code, stored.players)
+        # Cached at once: its driver and its first connections need not read it back.
+        self._live[stored.id] = LiveGame(stored, [])
+        self._trim()
         if stored.status is GameStatus.RUNNING:
             self.kick(stored.id)
         return CreatedGame(stored, tokens)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event, make_url
+from sqlalchemy import Connection, create_engine, event, make_url
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -102,14 +102,33 @@ class ThreadRunner(Runner):
         self.dialect = "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hisss-sqlite")
+        #: The Core connection of :meth:`run_core`, kept open in the thread between calls.
+        self._connection: Connection | None = None
 
     def _transaction(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
         with self._sessions.begin() as session:
             return fn(session, *args)
 
     def _core_transaction(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
-        with self.engine.begin() as connection:
-            return fn(connection, *args)
+        # One connection kept open: checking one out of the pool for every step cost more than
+        # the step's statements. It shares the one SQLite connection with the sessions (the
+        # pool is static), used by this thread alone, one transaction at a time.
+        connection = self._connection
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self._connection = self.engine.connect()
+        try:
+            with connection.begin():
+                return fn(connection, *args)
+        except BaseException:
+            self._connection = None
+            connection.close()
+            raise
+
+    def _dispose(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        self.engine.dispose()
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         self._check_open()
@@ -127,7 +146,7 @@ class ThreadRunner(Runner):
         self.closed = True  # no transaction is handed over after this one
         loop = asyncio.get_running_loop()
         # Queued behind every transaction already handed over, and in the connection's thread.
-        await loop.run_in_executor(self._thread, self.engine.dispose)
+        await loop.run_in_executor(self._thread, self._dispose)
         self._thread.shutdown(wait=False)
 
 
