@@ -277,7 +277,8 @@ class LoadTest:
                     if remaining <= 0 and sent is None:
                         return
                     try:
-                        text = await asyncio.wait_for(ws.recv(), max(remaining, 0) + 10)
+                        async with asyncio.timeout(max(remaining, 0) + 10):
+                            text = await ws.recv()
                     except TimeoutError:
                         self.figures.error("timeout")
                         return
@@ -335,10 +336,11 @@ class LoadTest:
                 mirror.place(parse_action(event["action"]))
                 table.mirror_version = version
                 return mirror
-        if version == 1 and event is not None and event["kind"] == EntryKind.STARTER:
-            seats = [Seat.person(seat["name"]) for seat in message["seats"]]
-            game = Game(Rules(), RAINBOW, seats)
-            game.draw(parse_card(event["card"]))
+        if version <= 1 and (event is None or event["kind"] == EntryKind.STARTER):
+            # A new game: no step yet (its starter is being stored), or its starter alone.
+            game = Game(Rules(), RAINBOW, [Seat.person(seat["name"]) for seat in message["seats"]])
+            if event is not None:
+                game.draw(parse_card(event["card"]))
         else:
             text = await asyncio.to_thread(
                 _raw, f"{self.base}/api/games/{table.id}/record?partial=true"
