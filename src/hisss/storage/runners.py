@@ -22,6 +22,9 @@ from hisss.storage.values import StorageError
 
 _T = TypeVar("_T")
 
+#: The most connections a PostgreSQL pool holds.
+POOL_SIZE = 15
+
 #: A call waiting for a group commit: the function, its arguments and the caller's future.
 _Work = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
@@ -55,6 +58,10 @@ class AsyncRunner(Runner):
     def __init__(self, url: str, timeout: float) -> None:
         self.engine = create_async_engine(
             url,
+            # Up to 15 connections, each kept once made: SQLAlchemy's default of 5 kept and 10
+            # more at busy moments opened and closed a connection for many steps under load.
+            pool_size=POOL_SIZE,
+            max_overflow=0,
             pool_pre_ping=True,
             pool_timeout=timeout,
             hide_parameters=True,
