@@ -272,8 +272,7 @@ class GameService:
             )
         )
         log.info("game %s (%s) created with %d seats", stored.id, stored.code, stored.players)
-        # Cached at once: its driver and its first connections need not read it back.
-        self._live[stored.id] = LiveGame(stored, [])
+        self._live[stored.id] = LiveGame(stored, [])  # cached: nobody reads it back at once
         self._trim()
         if stored.status is GameStatus.RUNNING:
             self.kick(stored.id)
@@ -495,8 +494,7 @@ class GameService:
         )
 
     async def _drive(self, game_id: str) -> None:
-        # The task's log lines name its game, not the request that happened to start it.
-        logs.game_id.set(game_id)
+        logs.game_id.set(game_id)  # its log lines name the game, not the request that kicked it
         logs.request_id.set(None)
         me = asyncio.current_task()
         announce = True
