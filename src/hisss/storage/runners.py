@@ -146,6 +146,10 @@ class ThreadRunner(Runner):
         results: list[tuple[Any, BaseException | None]] = []
         try:
             with connection.begin():
+                if len(batch) == 1:  # alone: the transaction itself is all or nothing
+                    fn, args, _future = batch[0]
+                    results.append((fn(connection, *args), None))
+                    return results
                 # pysqlite begins a transaction only before a write, and the release of a
                 # savepoint that began one commits it: begin it here, for one commit in all.
                 connection.exec_driver_sql("BEGIN")
