@@ -28,6 +28,8 @@ def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
     assert figures["errors"] == 0 and figures["lost_actions"] == 0
     assert 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert figures["actions_per_second"] > 0
+    # Read from the server process the load test started (Linux shows it in /proc).
+    assert figures["server_cpu_ms_per_step"] > 0
 
 
 @pytest.mark.system
@@ -80,3 +82,5 @@ def test_a_rate_limited_server_is_waited_for_not_counted_as_failing(tmp_path: Pa
         figures = run_loadtest(34, 3, url=server.url, think=0.2, ramp=0.5, seed=5)
     assert figures.throttled >= 4, figures.throttled
     assert figures.games >= 31 and figures.errors == 0 and figures.lost_actions == 0
+    # A server the load test did not start: its CPU time is not known.
+    assert figures.summary()["server_cpu_ms_per_step"] is None

@@ -122,6 +122,43 @@ async def test_racing_writers_store_a_step_once(database: str) -> None:
         await store.close()
 
 
+async def test_steps_stored_together_are_each_all_or_nothing(database: str) -> None:
+    # Steps of many games arrive at once (SQLite stores them with one commit): a step whose
+    # seat change is refused leaves no trace, and every other step is stored for good.
+    store = await Store.open(database)
+    try:
+        games = [await store.create_game(_new_game()) for _ in range(12)]
+        outcomes = await asyncio.gather(
+            *(
+                store.append(game.id, LogEntry(1, EntryKind.STARTER, card="H:red"))
+                for game in games[1:]
+            ),
+            # Seat 1 is a person's, not a bot's: handing it back to its person is refused,
+            # after the game's version was moved on in the same transaction.
+            store.append(
+                games[0].id,
+                LogEntry(1, EntryKind.PERSON, seat=0, by_seat=0),
+                seat_change=SeatChange(0, SeatKind.PERSON, None),
+            ),
+            return_exceptions=True,
+        )
+        assert all(isinstance(o, LogEntry) for o in outcomes[:-1]), outcomes
+        assert isinstance(outcomes[-1], SequenceConflictError)
+    finally:
+        await store.close()
+    reopened = await Store.open(database)
+    try:
+        refused = await reopened.get_game(games[0].id)
+        assert refused is not None and refused.version == 0
+        assert await reopened.actions(games[0].id) == []
+        for game in games[1:]:
+            stored = await reopened.get_game(game.id)
+            assert stored is not None and stored.version == 1
+            assert [e.card for e in await reopened.actions(game.id)] == ["H:red"]
+    finally:
+        await reopened.close()
+
+
 async def test_finishing_and_seat_changes_go_with_the_step(database: str) -> None:
     store = await Store.open(database)
     try:

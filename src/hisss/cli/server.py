@@ -6,7 +6,6 @@ Both import the server, and so the ``web`` extra, only when they run.
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated
@@ -110,6 +109,23 @@ def serve_command(
             help="Let several server processes listen on the same port (Linux SO_REUSEPORT).",
         ),
     ] = False,
+    metrics: Annotated[
+        str,
+        typer.Option(
+            "--metrics",
+            metavar="on|local|off",
+            help="GET /metrics (Prometheus): for anyone, for clients on this machine only, or "
+            "not served.",
+        ),
+    ] = "on",
+    log_format: Annotated[
+        str,
+        typer.Option(
+            "--log-format",
+            metavar="text|json",
+            help="Log lines as text, or as JSON objects naming the request and the game.",
+        ),
+    ] = "text",
 ) -> None:
     """Run the web game: play Hisss in the browser, against bots or with friends online.
 
@@ -119,9 +135,9 @@ def serve_command(
     with errors():
         with _web_extra("serve", "pip install 'hisss[web]'"):
             from hisss.server import Settings, serve  # noqa: PLC0415
+            from hisss.server.logs import configure  # noqa: PLC0415
             from hisss.storage import database_url, default_database_url  # noqa: PLC0415
         url = database_url(database) if database is not None else default_database_url()
-        logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(name)s - %(message)s")
         settings = Settings(
             database=url,
             bot_delay=bot_delay,
@@ -130,7 +146,10 @@ def serve_command(
             idle_seconds=idle_seconds,
             database_timeout=database_timeout,
             redis=redis,
+            metrics=metrics,
+            log_format=log_format,
         )
+        configure(settings.log_format)
         try:
             serve(settings, host, port, announce=typer.echo, reuse_port=reuse_port)
         except KeyboardInterrupt:

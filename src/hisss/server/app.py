@@ -12,6 +12,11 @@ Answers are compressed (gzip) for clients that accept it. The front end's files 
 a versioned address, ``/static/<version>/...``, where the version is a digest of all of them: a
 browser may keep them for a year, and a new release changes every address. The page itself names
 the versioned addresses and is checked again on every visit.
+
+``GET /metrics`` serves the server's metrics in the Prometheus text format
+(:mod:`hisss.server.metrics`), unless ``Settings.metrics`` keeps them private or off. Every
+refusal is counted there, and every request and websocket connection gets an id for the log
+lines (:mod:`hisss.server.logs`), sent back in the ``X-Request-ID`` header of HTTP answers.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from hisss.server.api import error_response, router
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.limits import ClientBuckets
+from hisss.server.logs import new_request_id, request_id
+from hisss.server.metrics import CONTENT_TYPE, LOCAL_ADDRESSES, Metrics
 from hisss.server.redis_hub import RedisHub
 from hisss.server.service import GameService
 from hisss.server.session import Session
@@ -120,23 +127,31 @@ class Guard:
     """Body size limits, origin checks and a rate limit per client address for state-changing
     requests, security headers."""
 
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, metrics: Metrics) -> None:
         self.app = app
         self.settings = settings
+        self.metrics = metrics
         self.buckets = ClientBuckets(settings.http_burst, settings.http_rate_per_second)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        identity = new_request_id(headers.get("x-request-id"))
+        request_id.set(identity)
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        own_headers = [*_SECURITY_HEADERS, (b"x-request-id", identity.encode())]
         method = scope["method"]
         if method not in ("GET", "HEAD", "OPTIONS") and not self.settings.origin_allowed(
             headers.get("origin"), headers.get("host")
         ):
-            await _refuse(
+            await self._refuse(
                 send,
                 ProtocolError(ErrorCode.FORBIDDEN_ORIGIN, "requests from other sites are refused"),
+                own_headers,
             )
             return
         if method == "POST" and self.settings.http_rate_per_second > 0:
@@ -144,12 +159,12 @@ class Guard:
             if not self.buckets.take(client[0] if client else "?"):
                 # The time one more request takes to be allowed, in whole seconds.
                 wait = math.ceil(1 / self.settings.http_rate_per_second)
-                await _refuse(
+                await self._refuse(
                     send,
                     ProtocolError(
                         ErrorCode.RATE_LIMITED, "too many requests from your address: wait a little"
                     ),
-                    [(b"retry-after", str(wait).encode())],
+                    [*own_headers, (b"retry-after", str(wait).encode())],
                 )
                 return
         limit = (
@@ -162,7 +177,7 @@ class Guard:
             ErrorCode.TOO_LARGE, f"the request body is larger than {limit} bytes"
         )
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _refuse(send, too_large)
+            await self._refuse(send, too_large, own_headers)
             return
         # The whole body is read here, counted as it arrives (a chunked body declares no
         # length), before the application sees any of it.
@@ -174,7 +189,7 @@ class Guard:
                 return  # the client went away
             body += message.get("body", b"")
             if len(body) > limit:
-                await _refuse(send, too_large)
+                await self._refuse(send, too_large, own_headers)
                 return
             more = bool(message.get("more_body", False))
         delivered = False
@@ -188,29 +203,34 @@ class Guard:
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + _SECURITY_HEADERS
+                message["headers"] = list(message.get("headers", [])) + own_headers
             await send(message)
 
         await self.app(scope, buffered, secured)
 
-
-async def _refuse(
-    send: Send, error: ProtocolError, headers: list[tuple[bytes, bytes]] | None = None
-) -> None:
-    response = error_response(error)
-    await send(
-        {
-            "type": "http.response.start",
-            "status": response.status_code,
-            "headers": response.raw_headers + _SECURITY_HEADERS + (headers or []),
-        }
-    )
-    await send({"type": "http.response.body", "body": response.body})
+    async def _refuse(
+        self, send: Send, error: ProtocolError, headers: list[tuple[bytes, bytes]]
+    ) -> None:
+        self.metrics.error(error.code, "http")
+        response = error_response(error)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": response.status_code,
+                "headers": response.raw_headers + headers,
+            }
+        )
+        await send({"type": "http.response.body", "body": response.body})
 
 
 def create_app(settings: Settings, store: Store | None = None, hub: Hub | None = None) -> Any:
     """The ASGI application (the guard around FastAPI); ``app.state`` of the FastAPI app holds
-    ``settings``, ``store`` and ``service`` while it runs."""
+    ``settings`` and ``metrics``, and ``store`` and ``service`` while it runs."""
+    metrics = Metrics()
+
+    def refused(error: ProtocolError, status: int | None = None) -> JSONResponse:
+        metrics.error(error.code, "http")
+        return error_response(error, status)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -231,7 +251,7 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
                 if own:
                     await opened.close()
                 raise
-        service = GameService(opened, used, settings)
+        service = GameService(opened, used, settings, metrics)
         app.state.store = opened
         app.state.service = service
         await service.start()
@@ -254,11 +274,12 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.metrics = metrics
     app.include_router(router)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
-        return error_response(exc)
+        return refused(exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -267,7 +288,7 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             loc = tuple(error.get("loc", ()))
             if error.get("type") == "json_invalid":
                 reason = str((error.get("ctx") or {}).get("error", "")).strip()
-                return error_response(
+                return refused(
                     ProtocolError(
                         ErrorCode.BAD_JSON,
                         "the request body is not valid JSON"
@@ -276,7 +297,7 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
                     )
                 )
             if loc == ("body",):
-                return error_response(
+                return refused(
                     ProtocolError(
                         ErrorCode.BAD_MESSAGE,
                         "the request body must be a JSON object (Content-Type: application/json)",
@@ -284,32 +305,30 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
                 )
             where = ".".join(str(p) for p in loc if p != "body")
             problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
-        return error_response(ProtocolError(ErrorCode.BAD_MESSAGE, "; ".join(problems)))
+        return refused(ProtocolError(ErrorCode.BAD_MESSAGE, "; ".join(problems)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
-            return error_response(ProtocolError(ErrorCode.NOT_FOUND, "there is no such page"))
+            return refused(ProtocolError(ErrorCode.NOT_FOUND, "there is no such page"))
         if exc.status_code == 405:
-            return error_response(
+            return refused(
                 ProtocolError(ErrorCode.BAD_MESSAGE, "this path does not take that method"),
                 status=405,
             )
-        return error_response(
+        return refused(
             ProtocolError(ErrorCode.BAD_MESSAGE, str(exc.detail)), status=exc.status_code
         )
 
     @app.exception_handler(StorageError)
     async def storage_error(_request: Request, exc: StorageError) -> JSONResponse:
         log.error("storage failed: %s", exc)
-        return error_response(ProtocolError(ErrorCode.SERVER_ERROR, "the database failed"))
+        return refused(ProtocolError(ErrorCode.SERVER_ERROR, "the database failed"))
 
     @app.exception_handler(Exception)
     async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
         # Starlette logs the exception with its traceback after this answer has gone out.
-        return error_response(
-            ProtocolError(ErrorCode.SERVER_ERROR, "the server failed on this request")
-        )
+        return refused(ProtocolError(ErrorCode.SERVER_ERROR, "the server failed on this request"))
 
     def page() -> HTMLResponse:
         return HTMLResponse(index_html(), headers={"Cache-Control": "no-cache"})
@@ -340,6 +359,20 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             return JSONResponse({"ok": False, **answer}, status_code=503)
         return JSONResponse({"ok": True, **answer})
 
+    if settings.metrics != "off":
+
+        @app.get("/metrics", include_in_schema=False)
+        async def metrics_page(request: Request) -> Response:
+            client = request.client.host if request.client else None
+            if settings.metrics == "local" and client not in LOCAL_ADDRESSES:
+                raise ProtocolError(ErrorCode.NOT_FOUND, "there is no such page")
+            store: Store = request.app.state.store
+            try:
+                metrics.count_games(await store.count_games())
+            except StorageError as exc:  # counted as a database failure; the rest is served
+                log.error("metrics: cannot count the games: %s", exc)
+            return Response(metrics.render(), media_type=CONTENT_TYPE)
+
     @app.websocket("/ws/games/{key}")
     async def game_socket(websocket: WebSocket, key: str) -> None:
         service: GameService = websocket.app.state.service
@@ -352,4 +385,4 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     )
     app.mount("/static", CurrentFiles(packages=[("hisss.server", "static")]), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=512)
-    return Guard(app, settings)
+    return Guard(app, settings, metrics)

@@ -17,7 +17,8 @@ the drawn card; ``action`` in notation), ``bot`` (a person seat is handed to a b
 
 The view of a game carries what its page shows besides the table: the log of the moves and
 claims (``log``), which placements of the drawn card would complete a snake (``claims``, for
-beginners) and the rematch asked for.
+beginners) and the rematch asked for; the table, the pits and the result are written by
+:mod:`hisss.server.views`, which live games and replays share.
 """
 
 from __future__ import annotations
@@ -32,21 +33,19 @@ from hisss.bots.features import claim_of
 from hisss.core import (
     Action,
     Card,
-    DecidedBy,
     HisssError,
     IllegalActionError,
     Placement,
-    Result,
     Rules,
     State,
     parse_action,
     parse_card,
 )
 from hisss.core.decks import Deck
-from hisss.i18n import explain_everywhere
-from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, result_to_dict
+from hisss.record import Game, GameRecord, Phase, Seat, SeatKind
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level, hand_fields
+from hisss.server.views import SnakeTexts, result_view, table_view
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
@@ -124,6 +123,7 @@ class LiveGame:
         self.last_event: dict[str, Any] | None = None
         #: Every step but the draws, as its ``last_event``: the page's log of moves.
         self.history: list[dict[str, Any]] = []
+        self._snake_texts = SnakeTexts()
         #: The seats (from 0) that asked for a rematch, and the rematch's code once made.
         self.rematch_votes: set[int] = set()
         self.rematch_code: str | None = None
@@ -176,6 +176,14 @@ class LiveGame:
     def to_move(self) -> int | None:
         """The seat (from 0) to draw or place, or ``None``."""
         return self.game.to_move if self.phase in (Phase.DRAW, Phase.PLACE) else None
+
+    def has_seats_of(self, stored: StoredGame) -> bool:
+        """Whether the game's status, seats and tokens are those ``stored``."""
+        return (
+            self.status is stored.status
+            and self.seats == stored.seats
+            and self.token_hashes == stored.token_hashes
+        )
 
     def server_step(self) -> tuple[EntryKind, int | None] | None:
         """The next step the server takes itself: ``(STARTER, None)`` for a card it draws
@@ -485,7 +493,7 @@ class LiveGame:
             "drawn": str(state.drawn) if state.drawn is not None else None,
             "legal": [str(a) for a in legal],
             "claims": {str(a): n for a in legal if (n := claim_of(state, a))},
-            **table_view(state, result),
+            **table_view(state, result, self._snake_texts),
             "turn": state.turns,
             "seats": self.seat_views(presence),
             "last_event": self.last_event,
@@ -546,49 +554,3 @@ class LiveGame:
                 "send the seat's token",
             )
         return self.game.record(with_seed=over, seat=None if over else seat)
-
-
-def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:
-    """The result of a finished game for messages: the record's fields (seats from 1), whether a
-    tie-break settled it, and how it was decided in words, naming the seats by ``names``: in
-    English (``explanation``) and in every language of the front end (``explanations``);
-    ``None`` before the end."""
-    if not state.is_terminal():
-        return None
-    result = state.result()
-    out = result_to_dict(result)
-    first = state.rules.scoring.measures[0]
-    out["tie_break"] = result.decided_by not in (first, DecidedBy.TARGET)
-    out["explanations"] = explain_everywhere(result, state.rules, names)
-    out["explanation"] = out["explanations"]["en"]
-    return out
-
-
-def table_view(state: State, result: Result) -> dict[str, Any]:
-    """The table, pits, scores and cards left of a position: the part of a view that live
-    games and replays share."""
-    return {
-        "table": [str(s) for s in state.table],
-        "pits": [[str(s) for s in pit] for pit in state.pits],
-        "scores": [
-            {"cards": c, "snakes": n, "longest": g}
-            for c, n, g in zip(result.cards, result.snakes, result.longest, strict=True)
-        ],
-        "cards_left": state.remaining,
-    }
-
-
-def state_view(
-    state: State, step: int, steps: int, event: dict[str, Any] | None, names: Sequence[str]
-) -> dict[str, Any]:
-    """The view of a replay position: after ``step`` of ``steps`` placements, the seats named
-    ``names``."""
-    result = state.result()
-    return {
-        "step": step,
-        "steps": steps,
-        **table_view(state, result),
-        "drawn": str(state.drawn) if state.drawn is not None else None,
-        "last_event": event,
-        "result": result_view(state, names),
-    }

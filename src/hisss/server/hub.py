@@ -15,6 +15,9 @@ restart every seat is away from the restart on); it has not *arrived*, and the s
 wait longer (``unseen_seconds``) than a seat whose holder came and went (``away_seconds``).
 What is known of a game's presence is forgotten when its last subscriber here leaves, so memory
 does not grow with the games ever played.
+
+A published message is handed to every subscriber as one :class:`Outgoing`, encoded to JSON
+once however many connections send it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,48 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import orjson
+
 from hisss.server.game import Presence
+
+
+class Outgoing(dict[str, Any]):
+    """A message handed to every subscriber of a game: its JSON text is made once, by the first
+    connection that sends it, and shared by the others. Nobody changes a message once it is
+    handed out.
+
+    >>> message = Outgoing({"type": "state", "version": 3})
+    >>> message.text(), message.text() is message.text()
+    ('{"type":"state","version":3}', True)
+    """
+
+    __slots__ = ("_text",)
+
+    def text(self) -> str:
+        """The message as compact JSON."""
+        try:
+            return self._text
+        except AttributeError:
+            self._text: str = _dumps(self)
+            return self._text
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as the server sends it: compact JSON in UTF-8 (the text of an
+    :class:`Outgoing`, made once).
+
+    >>> encode({"type": "pong", "data": 1, "name": "Łucja"})
+    '{"type":"pong","data":1,"name":"Łucja"}'
+    """
+    if isinstance(message, Outgoing):
+        return message.text()
+    return _dumps(message)
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    # orjson writes the same JSON as the standard library's compact form (keys in their order,
+    # text as UTF-8 rather than escaped) about ten times faster; a state is encoded per step.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Subscriber(Protocol):
@@ -41,6 +85,9 @@ Listener = Callable[[str, str], Awaitable[None]]
 
 class Hub(ABC):
     """Publishes game messages to subscribers and tracks which seats are connected."""
+
+    #: Calls to what the hub shares state through that failed (the server's metrics show it).
+    failures = 0
 
     @abstractmethod
     async def start(self) -> None:
@@ -122,8 +169,12 @@ class LocalHub(Hub):
         self.deliver(game_id, message)
 
     def deliver(self, game_id: str, message: dict[str, Any]) -> None:
-        for subscriber in list(self._subscribers.get(game_id, ())):
-            subscriber.deliver(message)
+        subscribers = self._subscribers.get(game_id)
+        if not subscribers:
+            return
+        shared = Outgoing(message)
+        for subscriber in list(subscribers):
+            subscriber.deliver(shared)
 
     def subscribers(self, game_id: str) -> int:
         return len(self._subscribers.get(game_id, ()))

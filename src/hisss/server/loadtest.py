@@ -39,15 +39,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from hisss.bots import make_bot
 from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
 from hisss.record import Game, GameRecord, Seat, replay_game
+from hisss.server.run import loop_factory
 from hisss.storage import EntryKind
 
 READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:\d+/)")
 
 #: The keys of the JSON summary, in order.
-KEYS = ("games", "actions", "actions_per_second", "p50_ms", "p99_ms", "errors", "lost_actions")
+KEYS = (
+    "games",
+    "actions",
+    "actions_per_second",
+    "p50_ms",
+    "p99_ms",
+    "errors",
+    "lost_actions",
+    "server_cpu_ms_per_step",
+)
+
+
+#: Every HTTP request of the load test goes straight to the server (no proxy); building the
+#: opener once spares a tenth of the load test's own CPU time when it creates many games.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 class LoadTestError(HisssError):
@@ -67,6 +84,9 @@ class Figures:
     seconds: float = 0.0
     #: Game creations the server's rate limit refused (waited for and tried again).
     throttled: int = 0
+    #: CPU seconds the server process spent over the measured seconds (``None``: a server the
+    #: load test did not start, whose process it cannot see).
+    server_cpu: float | None = None
 
     def error(self, kind: str) -> None:
         """Count one error of ``kind``."""
@@ -76,10 +96,17 @@ class Figures:
     def summary(self) -> dict[str, Any]:
         """The JSON summary: exactly the keys of :data:`KEYS`.
 
-        >>> Figures(games=1, latencies=[0.001, 0.003], seconds=2.0).summary()["p50_ms"]
-        1.0
+        ``server_cpu_ms_per_step`` is the server's CPU time over the measured seconds divided by
+        the steps measured: everything the server did meanwhile (new games, connections) counts.
+
+        >>> figures = Figures(games=1, latencies=[0.001, 0.003], seconds=2.0, server_cpu=0.004)
+        >>> figures.summary()["p50_ms"], figures.summary()["server_cpu_ms_per_step"]
+        (1.0, 2.0)
         """
         ordered = sorted(self.latencies)
+        per_step = None
+        if self.server_cpu is not None and ordered:
+            per_step = round(self.server_cpu / len(ordered) * 1000, 3)
         return {
             "games": self.games,
             "actions": len(ordered),
@@ -88,6 +115,7 @@ class Figures:
             "p99_ms": round(_quantile(ordered, 0.99) * 1000, 1),
             "errors": self.errors,
             "lost_actions": self.lost_actions,
+            "server_cpu_ms_per_step": per_step,
         }
 
 
@@ -123,8 +151,7 @@ def _http(url: str, method: str = "GET", body: object = None, timeout: float = 3
     request = urllib.request.Request(
         url, data=data, method=method, headers={"Content-Type": "application/json"}
     )
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(request, timeout=timeout) as answer:
+    with _OPENER.open(request, timeout=timeout) as answer:
         return json.loads(answer.read().decode())
 
 
@@ -137,6 +164,9 @@ class _Table:
         self.tokens = [seat["token"] for seat in created["seats"]]
         self.acked: list[int] = []
         self.over = asyncio.Event()
+        #: The position both seats' clients play from, and the version it is at.
+        self.mirror: Game | None = None
+        self.mirror_version = 0
 
 
 class LoadTest:
@@ -150,6 +180,7 @@ class LoadTest:
         think: float = 1.0,
         seed: int = 1,
         progress: Callable[[Figures], None] | None = None,
+        server_cpu: Callable[[], float | None] | None = None,
     ) -> None:
         self.base = base.rstrip("/")
         self.ws_base = "ws" + self.base.removeprefix("http")
@@ -161,6 +192,8 @@ class LoadTest:
         self.progress = progress
         self.deadline = 0.0
         self.measure_from = 0.0
+        #: The server process's CPU seconds so far, when the load test can see that process.
+        self.server_cpu = server_cpu
 
     async def run(
         self, games: int, seconds: float, ramp: float = 0.0, check: bool = True
@@ -174,12 +207,22 @@ class LoadTest:
         self.deadline = self.measure_from + seconds
         lanes = [asyncio.create_task(self._lane(ramp)) for _ in range(games)]
         ticker = asyncio.create_task(self._tick())
+        cpu_from = asyncio.create_task(self._cpu_at(self.measure_from))
         await asyncio.gather(*lanes)
         ticker.cancel()
+        first = await cpu_from
+        last = await self._cpu_at(0.0)
+        if first is not None and last is not None:
+            self.figures.server_cpu = last - first
         self.figures.seconds = seconds
         if check:
             await self._check_stored()
         return self.figures
+
+    async def _cpu_at(self, moment: float) -> float | None:
+        """The server's CPU seconds at ``moment`` (monotonic), if the load test can see them."""
+        await asyncio.sleep(max(moment - time.monotonic(), 0.0))
+        return None if self.server_cpu is None else self.server_cpu()
 
     async def _tick(self) -> None:
         while self.progress is not None:
@@ -224,22 +267,22 @@ class LoadTest:
         from websockets.exceptions import WebSocketException  # noqa: PLC0415
 
         bot = make_bot(self.level)
-        mirror: Game | None = None
         seen = 0
         try:
             async with connect(self.ws_base + table.websocket, open_timeout=30, proxy=None) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": table.tokens[seat - 1]}))
+                await ws.send(_text({"type": "hello", "token": table.tokens[seat - 1]}))
                 sent: tuple[int, float] | None = None
                 while not table.over.is_set():
                     remaining = self.deadline - time.monotonic()
                     if remaining <= 0 and sent is None:
                         return
                     try:
-                        text = await asyncio.wait_for(ws.recv(), max(remaining, 0) + 10)
+                        async with asyncio.timeout(max(remaining, 0) + 10):
+                            text = await ws.recv()
                     except TimeoutError:
                         self.figures.error("timeout")
                         return
-                    message = json.loads(text)
+                    message = orjson.loads(text)
                     kind = message["type"]
                     if kind == "error":
                         self.figures.error(message["code"])
@@ -252,7 +295,7 @@ class LoadTest:
                             self.figures.latencies.append(time.monotonic() - sent[1])
                         table.acked.append(sent[0])
                         sent = None
-                    mirror = await self._follow(table, mirror, seen, message)
+                    mirror = await self._follow(table, message)
                     seen = message["version"]
                     if message["phase"] == "over":
                         table.over.set()
@@ -271,35 +314,42 @@ class LoadTest:
                     else:
                         continue
                     sent = (seen + 1, time.monotonic())
-                    await ws.send(json.dumps(step))
+                    await ws.send(_text(step))
         except (OSError, WebSocketException, HisssError) as exc:
             self.figures.error(f"connection: {type(exc).__name__}")
 
-    async def _follow(
-        self, table: _Table, mirror: Game | None, seen: int, message: dict[str, Any]
-    ) -> Game:
-        """The game after ``message``: the mirror moved on by one step, or rebuilt. The mirror
-        takes the cards as they come, from the events."""
+    async def _follow(self, table: _Table, message: dict[str, Any]) -> Game:
+        """The game after ``message``: the table's mirror moved on by one step, or rebuilt. The
+        mirror takes the cards as they come, from the events; the two seats share it (only the
+        seat to move changes the game, so neither finds it ahead of the state it acts on)."""
         event = message["last_event"]
         version = message["version"]
-        if mirror is not None and version == seen:
+        mirror = table.mirror
+        if mirror is not None and version <= table.mirror_version:
             return mirror
-        if mirror is not None and version == seen + 1 and event is not None:
+        if mirror is not None and version == table.mirror_version + 1 and event is not None:
             if event["kind"] == EntryKind.DRAW:
                 mirror.draw(parse_card(event["card"]))
+                table.mirror_version = version
                 return mirror
             if event["kind"] == EntryKind.PLAY:
                 mirror.place(parse_action(event["action"]))
+                table.mirror_version = version
                 return mirror
-        if version == 1 and event is not None and event["kind"] == EntryKind.STARTER:
-            seats = [Seat.person(seat["name"]) for seat in message["seats"]]
-            game = Game(Rules(), RAINBOW, seats)
-            game.draw(parse_card(event["card"]))
-            return game
-        text = await asyncio.to_thread(
-            _raw, f"{self.base}/api/games/{table.id}/record?partial=true"
-        )
-        return replay_game(GameRecord.from_json(text))
+        if version <= 1 and (event is None or event["kind"] == EntryKind.STARTER):
+            # A new game: no step yet (its starter is being stored), or its starter alone.
+            game = Game(Rules(), RAINBOW, [Seat.person(seat["name"]) for seat in message["seats"]])
+            if event is not None:
+                game.draw(parse_card(event["card"]))
+        else:
+            text = await asyncio.to_thread(
+                _raw, f"{self.base}/api/games/{table.id}/record?partial=true"
+            )
+            game = replay_game(GameRecord.from_json(text))
+            if version <= table.mirror_version and table.mirror is not None:
+                return table.mirror  # the other seat moved it on meanwhile
+        table.mirror, table.mirror_version = game, version
+        return game
 
     def count_lost(self, stored: dict[str, int]) -> None:
         """Count the acknowledged steps past each game's stored version (``stored`` maps game
@@ -351,9 +401,29 @@ class LoadTest:
         self.count_lost(stored)
 
 
+def process_cpu_seconds(pid: int) -> float | None:
+    """The user and system CPU seconds of process ``pid`` from Linux's ``/proc``; ``None``
+    elsewhere or when the process is gone.
+
+    >>> process_cpu_seconds(os.getpid()) > 0 if Path("/proc/self/stat").exists() else True
+    True
+    """
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return None
+    # The command name (field 2) may hold spaces: the fields that follow come after its ")".
+    fields = text.rpartition(")")[2].split()
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
+    return (utime + stime) / os.sysconf("SC_CLK_TCK")
+
+
+def _text(message: dict[str, Any]) -> str:
+    return orjson.dumps(message).decode()
+
+
 def _raw(url: str) -> str:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(url, timeout=30) as answer:
+    with _OPENER.open(url, timeout=30) as answer:
         text: str = answer.read().decode()
         return text
 
@@ -386,6 +456,13 @@ class LocalServer:
         self.stop()
         tail = out.read_text(encoding="utf-8", errors="replace")[-2000:]
         raise LoadTestError(f"the server did not start:\n{tail}")
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time (user and system, every thread) the server process has used so far;
+        ``None`` where the system does not show it (no ``/proc``)."""
+        if self.proc is None:
+            return None
+        return process_cpu_seconds(self.proc.pid)
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL after 30 s)."""
@@ -426,8 +503,16 @@ def run_loadtest(
         elif not url.startswith(("http://", "https://")):
             raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
         try:
-            test = LoadTest(url, level=level, think=think, seed=seed, progress=progress)
-            figures = asyncio.run(test.run(games, seconds, ramp, check=server is None))
+            test = LoadTest(
+                url,
+                level=level,
+                think=think,
+                seed=seed,
+                progress=progress,
+                server_cpu=server.cpu_seconds if server is not None else None,
+            )
+            with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                figures = runner.run(test.run(games, seconds, ramp, check=server is None))
         finally:
             if server is not None:
                 server.stop()

@@ -89,6 +89,11 @@ class RedisHub(LocalHub):
         self._remote_away: dict[str, dict[int, float]] = {}
         self._remote_first: dict[str, float] = {}
 
+    def _failed(self, message: str, *args: object) -> None:
+        """Count a failed Redis call and log it as a warning."""
+        self.failures += 1
+        log.warning(message, *args)
+
     # ------------------------------------------------------------------ life
 
     async def start(self) -> None:
@@ -225,7 +230,7 @@ class RedisHub(LocalHub):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis is away: the heartbeat catches up later
-                log.warning("redis: %s", _why(exc))
+                self._failed("redis: %s", _why(exc))
 
     async def _news(self, game_id: str, news: dict[str, Any]) -> None:
         if self._redis is None:
@@ -234,7 +239,7 @@ class RedisHub(LocalHub):
             text = json.dumps({"origin": self.process, **news})
             await self._redis.publish(channel(game_id), text)
         except Exception as exc:  # the state is stored; other processes catch up later
-            log.warning("redis: cannot publish news of game %s: %s", game_id, _why(exc))
+            self._failed("redis: cannot publish news of game %s: %s", game_id, _why(exc))
 
     async def _follow(self, game_id: str) -> None:
         if game_id not in self._subscribers or channel(game_id) in self._channels:
@@ -319,7 +324,7 @@ class RedisHub(LocalHub):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("redis: reading news failed (%s); reconnecting", _why(exc))
+                self._failed("redis: reading news failed (%s); reconnecting", _why(exc))
                 await asyncio.sleep(RECONNECT)
                 await self._resubscribe()
                 continue
@@ -347,7 +352,7 @@ class RedisHub(LocalHub):
             if wanted:
                 await self._pubsub.subscribe(*wanted)
         except Exception as exc:
-            log.warning("redis: resubscribing failed: %s", _why(exc))
+            self._failed("redis: resubscribing failed: %s", _why(exc))
             return
         for game_id in list(self._subscribers):
             await self._tell(game_id, "state")
@@ -371,7 +376,7 @@ class RedisHub(LocalHub):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("redis: heartbeat failed: %s", _why(exc))
+                self._failed("redis: heartbeat failed: %s", _why(exc))
 
 
 def _why(exc: BaseException) -> str:

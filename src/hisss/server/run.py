@@ -17,6 +17,7 @@ import signal
 import socket
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from hisss.core import HisssError
 from hisss.server.app import create_app
@@ -92,7 +93,8 @@ def serve(
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _stop) if main else None
     try:
-        asyncio.run(_serve(settings, host, port, announce, reuse_port))
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            runner.run(_serve(settings, host, port, announce, reuse_port))
     except _StoppedError:
         return
     finally:
@@ -100,10 +102,21 @@ def serve(
             signal.signal(signal.SIGTERM, previous)
 
 
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed, else the standard one (``None``)."""
+    try:
+        import uvloop  # noqa: PLC0415
+    except ImportError:
+        return None
+    factory: Callable[[], Any] = uvloop.new_event_loop
+    return factory
+
+
 async def _serve(
     settings: Settings, host: str, port: int, announce: Callable[[str], None], reuse_port: bool
 ) -> None:
     import uvicorn  # noqa: PLC0415 - imported when the server runs, not when the CLI loads
+    from uvicorn.config import LOGGING_CONFIG  # noqa: PLC0415
 
     sock = bind(host, port, reuse_port)
     try:
@@ -134,6 +147,9 @@ async def _serve(
             ws_max_size=WS_MAX_FRAME,
             lifespan="on",
             log_level="info",
+            # JSON lines: uvicorn's loggers reach the root logger's handler (hisss.server.logs)
+            # instead of being set up with uvicorn's own text format.
+            log_config=None if settings.log_format == "json" else LOGGING_CONFIG,
             server_header=False,
             timeout_graceful_shutdown=5,
         )

@@ -29,22 +29,24 @@ import asyncio
 import hmac
 import logging
 import secrets
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
 from hisss.core import Action, HisssError
 from hisss.record import GameRecord, SeatKind
+from hisss.server import logs
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import LiveGame, LogError
 from hisss.server.hub import Hub
 from hisss.server.lobby import is_listed, listing
+from hisss.server.metrics import Metrics
 from hisss.server.settings import Settings
-from hisss.server.setup import GameSpec, clean_name, new_token, token_hash
+from hisss.server.setup import CreatedGame, GameSpec, clean_name, new_token, token_hash
 from hisss.storage import (
     EntryKind,
     GameStatus,
@@ -64,15 +66,6 @@ log = logging.getLogger("hisss.server")
 RETRY = 5.0
 
 
-def _same_seats(live: LiveGame, stored: StoredGame) -> bool:
-    """Whether the cached game's status and seats are those stored."""
-    return (
-        live.status is stored.status
-        and live.seats == stored.seats
-        and live.token_hashes == stored.token_hashes
-    )
-
-
 def _check_person(live: LiveGame, seat: int) -> None:
     if live.seats[seat].kind is not SeatKind.PERSON:
         raise ProtocolError(
@@ -80,21 +73,17 @@ def _check_person(live: LiveGame, seat: int) -> None:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class CreatedGame:
-    """A new game and the tokens of its reserved person seats (seat from 0 -> token)."""
-
-    game: StoredGame
-    tokens: dict[int, str]
-
-
 class GameService:
     """See the module docstring."""
 
-    def __init__(self, store: Store, hub: Hub, settings: Settings) -> None:
+    def __init__(
+        self, store: Store, hub: Hub, settings: Settings, metrics: Metrics | None = None
+    ) -> None:
         self.store = store
         self.hub = hub
         self.settings = settings
+        self.metrics = metrics if metrics is not None else Metrics()
+        self.metrics.watch(store, hub, self)
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -202,7 +191,7 @@ class GameService:
                 live = await self._rebuild(stored)
                 self.hub.deliver(live.id, self.view(live))
                 return live
-        if live.version != stored.version or not _same_seats(live, stored):
+        if live.version != stored.version or not live.has_seats_of(stored):
             live = await self._rebuild(stored)
             self.hub.deliver(live.id, self.view(live))
         return live
@@ -283,6 +272,8 @@ class GameService:
             )
         )
         log.info("game %s (%s) created with %d seats", stored.id, stored.code, stored.players)
+        self._live[stored.id] = LiveGame(stored, [])  # cached: nobody reads it back at once
+        self._trim()
         if stored.status is GameStatus.RUNNING:
             self.kick(stored.id)
         return CreatedGame(stored, tokens)
@@ -421,6 +412,7 @@ class GameService:
     async def _step(
         self, game_id: str, version: int | None, plan: Callable[[LiveGame], LogEntry]
     ) -> LiveGame:
+        began = time.perf_counter()
         try:
             async with self._lock(game_id):
                 live = await self._load(game_id)
@@ -440,6 +432,7 @@ class GameService:
             self.kick(game_id)
             raise
         self.kick(game_id)
+        self.metrics.step_seconds.observe(time.perf_counter() - began)
         return live
 
     async def _commit(self, live: LiveGame, entry: LogEntry) -> None:
@@ -455,6 +448,7 @@ class GameService:
             change = SeatChange(entry.seat, SeatKind.BOT, entry.action, live.seats[entry.seat].open)
         elif entry.kind is EntryKind.PERSON and entry.seat is not None:
             change = SeatChange(entry.seat, SeatKind.PERSON, None)
+        began = time.perf_counter()
         try:
             await self.store.append(
                 live.id,
@@ -479,6 +473,7 @@ class GameService:
         except BaseException:
             self.evict(live.id)
             raise
+        self.metrics.stored(entry.kind, time.perf_counter() - began)
         try:
             live.apply(entry)
         except BaseException:
@@ -499,6 +494,8 @@ class GameService:
         )
 
     async def _drive(self, game_id: str) -> None:
+        logs.game_id.set(game_id)  # its log lines name the game, not the request that kicked it
+        logs.request_id.set(None)
         me = asyncio.current_task()
         announce = True
         try:
@@ -550,6 +547,9 @@ class GameService:
                     except ProtocolError as exc:
                         if exc.code is not ErrorCode.CONFLICT:
                             raise
+                    else:
+                        if choice is not None:
+                            self.metrics.bot_moves.labels(level).inc()
         except asyncio.CancelledError:
             raise
         except StorageError as exc:

@@ -30,7 +30,9 @@ from hisss.bots import LEVEL_NAMES
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
 from hisss.server.hands import for_seats, levels_for
+from hisss.server.hub import encode
 from hisss.server.limits import Bucket
+from hisss.server.logs import game_id
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
 from hisss.storage import StorageError
@@ -143,6 +145,7 @@ class Session:
         self, error: ProtocolError, request: str | None = None, fresh: dict[str, Any] | None = None
     ) -> None:
         """Queue an ``error`` message, and then the ``fresh`` state if given."""
+        self.service.metrics.error(error.code, "websocket")
         message: dict[str, Any] = {"type": "error", **error.to_dict()}
         if request is not None:
             message["request"] = request
@@ -168,21 +171,33 @@ class Session:
 
     async def run(self, key: str) -> None:
         """Serve the connection until it closes."""
+        clients = self.service.metrics.clients
+        clients.inc()
+        try:
+            await self._run(key)
+        finally:
+            clients.dec()
+
+    async def _refuse(self, error: ProtocolError, code: int, reason: str) -> None:
+        """Send ``error`` and close the connection with ``code``."""
+        self.service.metrics.error(error.code, "websocket")
+        await self.ws.send_text(encode({"type": "error", **error.to_dict()}))
+        await self.ws.close(code, reason)
+
+    async def _run(self, key: str) -> None:
         ws = self.ws
         if not self.settings.origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):
             await ws.accept()
             error = ProtocolError(
                 ErrorCode.FORBIDDEN_ORIGIN, "this server does not serve that web page"
             )
-            await ws.send_text(json.dumps({"type": "error", **error.to_dict()}))
-            await ws.close(CLOSE_FORBIDDEN_ORIGIN, "forbidden origin")
+            await self._refuse(error, CLOSE_FORBIDDEN_ORIGIN, "forbidden origin")
             return
         await ws.accept()
         try:
             self.live = await self.service.find(key)
         except ProtocolError as error:
-            await ws.send_text(json.dumps({"type": "error", **error.to_dict()}))
-            await ws.close(CLOSE_UNKNOWN_GAME, "unknown game")
+            await self._refuse(error, CLOSE_UNKNOWN_GAME, "unknown game")
             return
         except Exception as exc:
             if isinstance(exc, StorageError):  # known and logged in a line: no traceback
@@ -190,10 +205,10 @@ class Session:
             else:
                 log.exception("a connection to game %r: the game cannot be loaded", key[:64])
             failed = ProtocolError(ErrorCode.SERVER_ERROR, "the server failed; try again later")
-            await ws.send_text(json.dumps({"type": "error", **failed.to_dict()}))
-            await ws.close(CLOSE_SERVER_ERROR, "server error")
+            await self._refuse(failed, CLOSE_SERVER_ERROR, "server error")
             return
         self.game_id = self.live.id
+        game_id.set(self.game_id)  # for the log lines of this connection
         writer = asyncio.get_running_loop().create_task(self._write())
         close: _Close | None = None
         try:
@@ -230,7 +245,7 @@ class Session:
                     return
                 continue
             try:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                await self.ws.send_text(encode(message))
             except Exception:  # the client is gone; the reader will see it
                 return
 

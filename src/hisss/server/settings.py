@@ -19,6 +19,12 @@ from hisss.core import ConfigError
 #: The bot paces a game can have, with the factor of the normal move time each takes.
 PACES: dict[str, float] = {"fast": 5 / 14, "normal": 1.0, "slow": 16 / 7}
 
+#: Who may read ``GET /metrics``: anyone, clients on this machine only, or nobody.
+METRICS_MODES = ("on", "local", "off")
+
+#: The log formats: plain text, or one JSON object a line.
+LOG_FORMATS = ("text", "json")
+
 #: The URL schemes of Redis addresses.
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
@@ -71,8 +77,22 @@ class Settings:
     #: The Redis URL (``redis://host:6379/0``) through which several server processes of one
     #: database share game updates and presence; ``None``: this process is alone.
     redis: str | None = None
+    #: ``GET /metrics`` (Prometheus): ``on`` for anyone, ``local`` for clients on this machine
+    #: only (the loopback addresses), ``off`` not served.
+    metrics: str = "on"
+    #: The server's log lines: ``text``, or ``json`` (one object a line, with the request's and
+    #: the game's id).
+    log_format: str = "text"
 
     def __post_init__(self) -> None:
+        if self.metrics not in METRICS_MODES:
+            raise ConfigError(
+                f"metrics {self.metrics!r}: expected one of {', '.join(METRICS_MODES)}"
+            )
+        if self.log_format not in LOG_FORMATS:
+            raise ConfigError(
+                f"log format {self.log_format!r}: expected one of {', '.join(LOG_FORMATS)}"
+            )
         if self.redis is not None and not self.redis.startswith(REDIS_SCHEMES):
             raise ConfigError(
                 f"Redis URL {self.redis.split('@')[-1]!r} must start with "

@@ -16,6 +16,7 @@ from hisss.record import Seat, SeatKind
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level
 from hisss.server.settings import PACES
+from hisss.storage import StoredGame
 
 #: The longest name a seat may have.
 MAX_NAME = 40
@@ -140,3 +141,11 @@ def build_spec(
     return GameSpec(
         rules, the_deck, tuple(checked), clean_name(title, "", "title"), public, pace, device
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game and the tokens of its reserved person seats (seat from 0 -> token)."""
+
+    game: StoredGame
+    tokens: dict[int, str]

@@ -18,11 +18,13 @@ import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, func, insert, select, text, update
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.dml import Update
 
 from hisss.record import Seat, SeatKind
 from hisss.storage.database import SCHEMA_VERSION, display_url
@@ -109,6 +111,8 @@ class Store:
     def __init__(self, runner: Runner, url: str) -> None:
         self._runner = runner
         self.url = url
+        #: Calls that failed with :class:`StorageError` so far (the server's metrics show it).
+        self.failures = 0
 
     @property
     def dialect(self) -> str:
@@ -150,14 +154,20 @@ class Store:
         twice does nothing."""
         await self._runner.close()
 
-    async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run one transaction. A database failure becomes :class:`StorageError` (with the
-        original as its cause); :class:`IntegrityError` is left for the caller to name."""
+    async def _run(self, fn: Callable[..., _T], *args: Any, core: bool = False) -> _T:
+        """Run one transaction (``core``: ``fn`` takes a Core connection, not a session). A
+        database failure becomes :class:`StorageError` (with the original as its cause);
+        :class:`IntegrityError` is left for the caller to name."""
+        run = self._runner.run_core if core else self._runner.run
         try:
-            return await self._runner.run(fn, *args)
-        except (IntegrityError, StorageError):
+            return await run(fn, *args)
+        except IntegrityError:
+            raise
+        except StorageError:
+            self.failures += 1
             raise
         except (SQLAlchemyError, OSError, TimeoutError) as exc:
+            self.failures += 1
             raise StorageError(f"the database failed: {_reason(exc)}") from exc
 
     async def ping(self, timeout: float = 5.0) -> None:
@@ -167,6 +177,7 @@ class Store:
             async with asyncio.timeout(timeout):
                 await self._run(_ping)
         except TimeoutError:
+            self.failures += 1
             raise StorageError(f"the database does not answer within {timeout:g} s") from None
         except StorageError as exc:
             reason = _reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
@@ -234,7 +245,7 @@ class Store:
         a bot seat handed back.
         """
         try:
-            return await self._run(_append, game_id, entry, status, result, seat_change)
+            return await self._run(_append, game_id, entry, status, result, seat_change, core=True)
         except IntegrityError:
             raise SequenceConflictError(
                 f"game {game_id}: step {entry.seq} was stored by another writer"
@@ -388,46 +399,68 @@ def _actions(session: Session, game_id: str, after: int) -> list[LogEntry]:
     return [_entry(r) for r in rows.scalars()]
 
 
+@cache
+def _advance(status: bool, result: bool) -> Update:
+    """The statement moving a game to the next version (and a new status, a result), built once:
+    the step's values are bound at each call, so SQLAlchemy compiles it once too."""
+    games = _GAMES.c
+    values: dict[str, Any] = {"version": bindparam("p_seq"), "updated_at": bindparam("p_now")}
+    if status:
+        values["status"] = bindparam("p_status")
+    if result:
+        values["result"] = bindparam("p_result")
+    return (
+        update(_GAMES)
+        .where(games.id == bindparam("p_game"), games.version == bindparam("p_previous"))
+        .values(**values)
+    )
+
+
+_ADD_ACTION = insert(_ACTIONS)
+
+
 def _append(
-    session: Session,
+    connection: Connection,
     game_id: str,
     entry: LogEntry,
     status: GameStatus | None,
     result: dict[str, Any] | None,
     seat_change: SeatChange | None,
 ) -> LogEntry:
-    # Core statements on the tables: the hottest write of the server skips the ORM's unit of
-    # work, which cost more than the statements themselves.
+    # Core statements built once, on a bare connection: the hottest write of the server skips
+    # the ORM, whose bookkeeping cost more than the statements themselves.
     now = _now()
-    values: dict[str, Any] = {"version": entry.seq, "updated_at": now}
-    if status is not None:
-        values["status"] = status.value
-    if result is not None:
-        values["result"] = result
-    moved = session.execute(
-        update(_GAMES)
-        .where(_GAMES.c.id == game_id, _GAMES.c.version == entry.seq - 1)
-        .values(**values)
+    moved = connection.execute(
+        _advance(status is not None, result is not None),
+        {
+            "p_game": game_id,
+            "p_previous": entry.seq - 1,
+            "p_seq": entry.seq,
+            "p_now": now,
+            "p_status": status.value if status is not None else None,
+            "p_result": result,
+        },
     )
     if _rowcount(moved) != 1:
         raise SequenceConflictError(f"game {game_id}: step {entry.seq} is taken or out of order")
-    session.execute(
-        insert(_ACTIONS).values(
-            game_id=game_id,
-            seq=entry.seq,
-            kind=entry.kind.value,
-            seat=entry.seat,
-            action=entry.action,
-            card=entry.card,
-            by_seat=entry.by_seat,
-            created_at=now,
-        )
+    connection.execute(
+        _ADD_ACTION,
+        {
+            "game_id": game_id,
+            "seq": entry.seq,
+            "kind": entry.kind.value,
+            "seat": entry.seat,
+            "action": entry.action,
+            "card": entry.card,
+            "by_seat": entry.by_seat,
+            "created_at": now,
+        },
     )
     if seat_change is not None:
         # Compare-and-set: a copy of the game that is out of date (a seat was taken since,
         # elsewhere) must not change the seat behind anyone's back.
         seats = _SEATS.c
-        changed = session.execute(
+        changed = connection.execute(
             update(_SEATS)
             .where(
                 seats.game_id == game_id,

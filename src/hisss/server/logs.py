@@ -1,0 +1,84 @@
+"""The server's log lines: plain text, or JSON lines that name the request and the game.
+
+Two context variables follow the work being done: :data:`request_id`, set for each HTTP request
+and each websocket connection (the client's ``X-Request-ID`` when it sends a usable one, else a
+new one, sent back in the answer's ``X-Request-ID``), and :data:`game_id`, set while a connection
+or a bot driver works on one game. :class:`JsonFormatter` writes each record as one JSON object
+with both; :func:`configure` sets up the root logger, which uvicorn's loggers also reach.
+
+>>> import logging
+>>> token = game_id.set("aaa78e8f")
+>>> record = logging.LogRecord("hisss.server", logging.INFO, "", 0, "game %s over", ("x",), None)
+>>> line = JsonFormatter().format(record)
+>>> game_id.reset(token)
+>>> sorted(json.loads(line)), json.loads(line)["game"], json.loads(line)["message"]
+(['game', 'level', 'logger', 'message', 'request', 'time'], 'aaa78e8f', 'game x over')
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import sys
+from contextvars import ContextVar
+from datetime import UTC, datetime
+
+from hisss.core import ConfigError
+from hisss.server.settings import LOG_FORMATS
+
+#: The request or websocket connection being served (``None`` outside one).
+request_id: ContextVar[str | None] = ContextVar("hisss_request_id", default=None)
+#: The game being worked on (``None`` when none is known).
+game_id: ContextVar[str | None] = ContextVar("hisss_game_id", default=None)
+
+#: What a client's ``X-Request-ID`` may be to be used as the request's id.
+_USABLE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+#: The format of text lines (uvicorn's own loggers keep theirs).
+TEXT_FORMAT = "%(levelname)s:     %(name)s - %(message)s"
+
+
+def new_request_id(given: str | None = None) -> str:
+    """The id of a request: ``given`` (the client's ``X-Request-ID``) if it is short and plain,
+    else 16 new hex digits.
+
+    >>> new_request_id("abc-123"), len(new_request_id("no spaces, please")), len(new_request_id())
+    ('abc-123', 16, 16)
+    """
+    if given is not None and _USABLE_ID.fullmatch(given):
+        return given
+    return secrets.token_hex(8)
+
+
+class JsonFormatter(logging.Formatter):
+    """A record as one line of JSON: time (UTC), level, logger, message, request and game ids,
+    and the traceback of an exception."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request": request_id.get(),
+            "game": game_id.get(),
+        }
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def configure(log_format: str, level: int = logging.INFO) -> None:
+    """Send every log record to stderr, as text or as JSON lines (``log_format``)."""
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"log format {log_format!r}: expected one of {', '.join(LOG_FORMATS)}")
+    handler = logging.StreamHandler(sys.stderr)
+    formatter = JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
+    handler.setFormatter(formatter)
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)

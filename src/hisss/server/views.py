@@ -1,0 +1,100 @@
+"""The parts of a game's view that live games and replays share: the table, the pits, the
+scores and the result, with the snakes' notation kept between views (:class:`SnakeTexts`).
+
+A view is made after every step, and a step changes one snake at most: writing the others again
+was most of a view's cost, so a live game keeps their text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hisss.core import DecidedBy, Result, Snake, State
+from hisss.i18n import explain_everywhere
+from hisss.record import result_to_dict
+
+
+class SnakeTexts:
+    """The notation of the snakes of one game's latest view, by the snake itself.
+
+    Snakes are immutable, and a step leaves every snake it does not touch as the same object, so
+    the text of a snake seen in the previous view is reused. Only the snakes of the latest view
+    are kept.
+
+    >>> from hisss.core import parse_snake
+    >>> texts, snake = SnakeTexts(), parse_snake("H:red M:red-orange")
+    >>> first = texts.of([snake]); texts.done()
+    >>> first, texts.of([snake])[0] is first[0]
+    (['H:red M:red-orange'], True)
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[Snake, str]] = {}
+        self._seen: dict[int, tuple[Snake, str]] = {}
+
+    def of(self, snakes: Sequence[Snake]) -> list[str]:
+        """The notation of each of ``snakes``; call :meth:`done` after the view's last snake."""
+        out = []
+        for snake in snakes:
+            key = id(snake)
+            hit = self._known.get(key)
+            if hit is None or hit[0] is not snake:  # the id of a snake gone since
+                hit = (snake, str(snake))
+            self._seen[key] = hit
+            out.append(hit[1])
+        return out
+
+    def done(self) -> None:
+        """Keep only the snakes of the view just made."""
+        self._known, self._seen = self._seen, {}
+
+
+def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:
+    """The result of a finished game for messages: the record's fields (seats from 1), whether a
+    tie-break settled it, and how it was decided in words, naming the seats by ``names``: in
+    English (``explanation``) and in every language of the front end (``explanations``);
+    ``None`` before the end."""
+    if not state.is_terminal():
+        return None
+    result = state.result()
+    out = result_to_dict(result)
+    first = state.rules.scoring.measures[0]
+    out["tie_break"] = result.decided_by not in (first, DecidedBy.TARGET)
+    out["explanations"] = explain_everywhere(result, state.rules, names)
+    out["explanation"] = out["explanations"]["en"]
+    return out
+
+
+def table_view(state: State, result: Result, texts: SnakeTexts | None = None) -> dict[str, Any]:
+    """The table, pits, scores and cards left of a position: the part of a view that live
+    games and replays share (``texts``: the snakes' notation kept by a live game)."""
+    texts = texts if texts is not None else SnakeTexts()
+    table = texts.of(state.table)
+    pits = [texts.of(pit) for pit in state.pits]
+    texts.done()
+    return {
+        "table": table,
+        "pits": pits,
+        "scores": [
+            {"cards": c, "snakes": n, "longest": g}
+            for c, n, g in zip(result.cards, result.snakes, result.longest, strict=True)
+        ],
+        "cards_left": state.remaining,
+    }
+
+
+def state_view(
+    state: State, step: int, steps: int, event: dict[str, Any] | None, names: Sequence[str]
+) -> dict[str, Any]:
+    """The view of a replay position: after ``step`` of ``steps`` placements, the seats named
+    ``names``."""
+    result = state.result()
+    return {
+        "step": step,
+        "steps": steps,
+        **table_view(state, result),
+        "drawn": str(state.drawn) if state.drawn is not None else None,
+        "last_event": event,
+        "result": result_view(state, names),
+    }
