@@ -58,12 +58,18 @@ def hand_fields(game: Game, playing: bool) -> dict[str, Any]:
     seen_by_all = game.rules.hands_seen_by_all
     private: dict[str, dict[str, Any]] = {}
     for seat, view in enumerate(views):
-        legal = view.legal_actions() if playing else []
-        known = view.known() if legal else None
+        legal: list[str] = []
+        claims: dict[str, int] = {}
+        if playing and view.to_move == seat:  # one position from the view serves both
+            known = view.known()
+            for action in known.legal_actions():
+                legal.append(str(action))
+                if n := claim_of(known, action):
+                    claims[str(action)] = n
         private[str(seat)] = {
             "hand": [str(card) for card in view.hand],
-            "legal": [str(a) for a in legal],
-            "claims": {str(a): n for a in legal if known and (n := claim_of(known, a))},
+            "legal": legal,
+            "claims": claims,
         }
     return {
         "hand_size": game.rules.hand_size,
