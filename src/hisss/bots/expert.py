@@ -1,16 +1,21 @@
-"""The expert: exact play at the end of the game, expectimax search before it.
+"""The expert: rollouts aimed at the win at a table of three or more; with two, exact play at the
+end of the game and expectimax search before it.
 
 How it decides
 --------------
 * A decision with a single legal placement is played at once.
-* At a table of ``many_players`` (3) or more, it plays as ``careful`` (:mod:`hisss.bots.careful`).
-  The search and the solver below aim at the margin over the best opponent, which fits a
-  two-player game. No search objective tried for three to five players beat ``careful`` itself:
-  max-n with margins or with the mean of the others, a best reply to opponents modelled as
-  ``careful``, ``careful`` with ties broken by the evaluation, and the search and solver below
-  all won a share within about a point of the fair one against ``careful`` (the figures, with
-  their commands, are in ``docs/strategy.md``), and some less, so the one-draw lookahead is
-  played there.
+* At a table of ``many_players`` (3) or more it replies to the others as if they played
+  ``careful`` (:mod:`hisss.bots.careful`), and aims at its share of the win. It rolls the game
+  out: the unseen cards dealt in a random order, every seat then playing ``careful`` to the end,
+  once after each legal placement on the same deal (:mod:`hisss.kernel.rollout`, compiled),
+  ``rollouts`` deals for three players and twice as many for each further player. It plays
+  ``careful``'s own placement unless another one wins more of the same deals by more than
+  ``significance`` standard errors of the paired difference; then it plays the one that wins
+  most. Aiming at the share of the win is what matters: the same rollouts aimed at the card
+  margin over the best opponent won no more than ``careful``. The search and the solver below
+  aim at the margin over the best opponent, which fits a two-player game only; the figures of
+  every objective tried are in ``docs/strategy.md``. After the last card is drawn it plays as
+  ``careful`` (greedily). The rollouts need numba (:class:`~hisss.core.ConfigError` without it).
 * Once at most ``solver_cards`` cards remain, the exact endgame solver
   (:mod:`hisss.bots.endgame`) computes every placement's exact win share under optimal play and
   the expert plays the best; among placements of equal win share (a game already decided, for
@@ -39,15 +44,36 @@ move, solver and search, at the price of that determinism once it is reached.
 
 from __future__ import annotations
 
+import importlib
+import math
 import random
 import time
+from typing import Any
 
 from hisss.bots.base import Bot, Budget, legal_choices
-from hisss.bots.careful import CarefulBot
+from hisss.bots.careful import careful_candidates
 from hisss.bots.endgame import EndgameSolver
 from hisss.bots.evaluation import DEFAULT_EVALUATOR, Evaluator
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
-from hisss.core import Action, State
+from hisss.core import Action, ConfigError, State
+
+#: Rollouts per placement at a table of three players (doubled for each further player), and how
+#: many standard errors a placement must win by to be played instead of ``careful``'s.
+ROLLOUTS = 64
+SIGNIFICANCE = 1.0
+
+
+def roll_out(state: State, count: int, seed: int) -> Any:
+    """:func:`hisss.kernel.rollout.win_shares` (numba compiles it on first use, then it is cached);
+    :class:`~hisss.core.ConfigError` when numba or numpy is missing."""
+    try:
+        rollout = importlib.import_module("hisss.kernel.rollout")
+    except ImportError as exc:
+        raise ConfigError(
+            f"the expert at a table of three or more needs numba and numpy "
+            f"({exc.name or exc} is missing): pip install 'hisss[dist]'"
+        ) from exc
+    return rollout.win_shares(state, count, seed)
 
 
 class ExpertBot(Bot):
@@ -55,7 +81,9 @@ class ExpertBot(Bot):
 
     ``budget`` bounds the midgame search (nodes and/or seconds); ``solver_nodes`` the exact
     solver; ``solver_cards`` is the number of remaining cards from which the solver is tried;
-    from ``many_players`` players up it plays as ``careful``.
+    from ``many_players`` players up it rolls out instead (``rollouts`` deals per placement with
+    three players, doubled per further player, and the ``significance`` it asks for before it
+    departs from ``careful``).
     """
 
     name = "expert"
@@ -69,10 +97,13 @@ class ExpertBot(Bot):
         solver_nodes: int = 40_000,
         evaluator: Evaluator = DEFAULT_EVALUATOR,
         many_players: int = 3,
+        rollouts: int = ROLLOUTS,
+        significance: float = SIGNIFICANCE,
     ) -> None:
         super().__init__(budget)
         self.many_players = many_players
-        self.careful = CarefulBot()
+        self.rollouts = rollouts
+        self.significance = significance
         self.depth = depth
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
@@ -98,13 +129,37 @@ class ExpertBot(Bot):
         self.solved += 1
         return values
 
+    def rollout_choice(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        """The placement of a table of many players (see the module docstring): ``careful``'s,
+        unless the rollouts show another one wins more often, by more than ``significance``
+        standard errors of the paired difference."""
+        top = careful_candidates(state, legal)
+        if not state.remaining:  # nothing is left to roll out: careful plays greedily here
+            return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
+        count = self.rollouts << max(0, state.players - 3)
+        shares = roll_out(state, count, rng.getrandbits(63))
+        means = shares.mean(axis=1)
+        chosen = list(range(len(legal)))
+        if len(top) == 1:
+            base = legal.index(top[0])
+            diff = shares - shares[base]
+            gain = diff.mean(axis=1)
+            error = diff.std(axis=1, ddof=1) / math.sqrt(count)
+            z = self.significance
+            chosen = [i for i in chosen if gain[i] > 0 and (not error[i] or gain[i] > z * error[i])]
+            if not chosen:
+                return top[0]
+        best = max(means[i] for i in chosen)
+        tied = [legal[i] for i in chosen if means[i] == best]
+        return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+
     def choose(self, state: State, rng: random.Random) -> Action:
         """The placement the solver or the search rates best (see the module docstring)."""
         legal = legal_choices(state)
         if len(legal) == 1:
             return legal[0]
         if state.players >= self.many_players:
-            return self.careful.choose(state, rng)
+            return self.rollout_choice(state, legal, rng)
         start = time.perf_counter()
         exact = self.exact_values(state)
         if exact is None:
