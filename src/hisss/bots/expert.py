@@ -1,21 +1,22 @@
-"""The expert: rollouts aimed at the win at a table of three or more; with two, exact play at the
-end of the game and expectimax search before it.
+"""The expert: rollouts of careful play, aimed at the win, at every table size.
 
 How it decides
 --------------
 * A decision with a single legal placement is played at once.
-* At a table of ``many_players`` (3) or more it replies to the others as if they played
-  ``careful`` (:mod:`hisss.bots.careful`), and aims at its share of the win. It rolls the game
-  out: the unseen cards dealt in a random order, every seat then playing ``careful`` to the end,
-  once after each legal placement on the same deal (:mod:`hisss.kernel.rollout`, compiled),
-  ``rollouts`` deals for three players and twice as many for each further player. It plays
-  ``careful``'s own placement unless another one wins more of the same deals by more than
-  ``significance`` standard errors of the paired difference; then it plays the one that wins
-  most. Aiming at the share of the win is what matters: the same rollouts aimed at the card
-  margin over the best opponent won no more than ``careful``. The search and the solver below
-  aim at the margin over the best opponent, which fits a two-player game only; the figures of
-  every objective tried are in ``docs/strategy.md``. After the last card is drawn it plays as
-  ``careful`` (greedily). The rollouts need numba (:class:`~hisss.core.ConfigError` without it).
+* Otherwise it replies to the others as if they played ``careful`` (:mod:`hisss.bots.careful`),
+  and aims at its share of the win. It rolls the game out: the unseen cards dealt in a random
+  order, every seat then playing ``careful`` to the end, once after each legal placement on the
+  same deal (:mod:`hisss.kernel.rollout`, compiled). It deals :data:`ROLLOUTS` times for the
+  number of players (``rollouts`` sets one number for every table). It plays ``careful``'s own
+  placement unless another one wins more of the same deals by more than ``significance``
+  standard errors of the paired difference; then it plays the one that wins most. After the
+  last card is drawn it plays as ``careful`` (greedily). The figures of this choice, and of every
+  objective tried before it, are in ``docs/strategy.md``. The rollouts need numba
+  (:class:`~hisss.core.ConfigError` without it).
+
+The expert of earlier versions, kept for comparison with ``many_players=3`` (it then plays the
+rollouts only from three players up), searched with two players instead:
+
 * Once at most ``solver_cards`` cards remain, the exact endgame solver
   (:mod:`hisss.bots.endgame`) computes every placement's exact win share under optimal play and
   the expert plays the best; among placements of equal win share (a game already decided, for
@@ -36,10 +37,11 @@ strength that mirrored measures can show: the earlier expert won 52.7% of 4,000 
 (51.6-54.2%, ``examples/objectives.py``) and 51.8% of a 10,000-game tournament (seed 21,
 50.9-52.6%). Its median decision with a choice takes about 2 ms.
 
-Both budgets are node counts, so by default the expert's moves are deterministic for a seed on
-any machine (tournaments rely on it). A time limit in its :class:`~hisss.bots.base.Budget` (the
-``expert`` level adds 0.3 s, a safety net for slow machines in interactive play) covers the whole
-move, solver and search, at the price of that determinism once it is reached.
+The rollouts are counted, not timed, and draw their deals from the bot's generator, so the
+expert's moves are deterministic for a seed on any machine (tournaments rely on it). The search's
+budgets are node counts too; a time limit in its :class:`~hisss.bots.base.Budget` (the ``expert``
+level adds 0.3 s, a safety net for slow machines in interactive play) covers the whole move,
+solver and search, at the price of that determinism once it is reached.
 """
 
 from __future__ import annotations
@@ -57,9 +59,9 @@ from hisss.bots.evaluation import DEFAULT_EVALUATOR, Evaluator
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
 from hisss.core import Action, ConfigError, State
 
-#: Rollouts per placement at a table of three players (doubled for each further player), and how
-#: many standard errors a placement must win by to be played instead of ``careful``'s.
-ROLLOUTS = 64
+#: Rollouts per placement by the number of players, and how many standard errors a placement must
+#: win by to be played instead of ``careful``'s.
+ROLLOUTS = {2: 16, 3: 64, 4: 128, 5: 256, 6: 256}
 SIGNIFICANCE = 1.0
 
 
@@ -70,20 +72,20 @@ def roll_out(state: State, count: int, seed: int) -> Any:
         rollout = importlib.import_module("hisss.kernel.rollout")
     except ImportError as exc:
         raise ConfigError(
-            f"the expert at a table of three or more needs numba and numpy "
+            f"the expert needs numba and numpy "
             f"({exc.name or exc} is missing): pip install 'hisss[dist]'"
         ) from exc
     return rollout.win_shares(state, count, seed)
 
 
 class ExpertBot(Bot):
-    """The strongest combination of the search bots (see the module docstring).
+    """The strongest bot: rollouts of careful play aimed at the win (see the module docstring).
 
-    ``budget`` bounds the midgame search (nodes and/or seconds); ``solver_nodes`` the exact
-    solver; ``solver_cards`` is the number of remaining cards from which the solver is tried;
-    from ``many_players`` players up it rolls out instead (``rollouts`` deals per placement with
-    three players, doubled per further player, and the ``significance`` it asks for before it
-    departs from ``careful``).
+    ``rollouts`` deals per placement (by default :data:`ROLLOUTS` for the table) and the
+    ``significance`` it asks for before it departs from ``careful``. Below ``many_players``
+    players it searches as the earlier expert did: ``budget`` bounds the midgame search (nodes
+    and/or seconds), ``solver_nodes`` the exact solver, and ``solver_cards`` is the number of
+    remaining cards from which the solver is tried.
     """
 
     name = "expert"
@@ -96,8 +98,8 @@ class ExpertBot(Bot):
         solver_cards: int = 7,
         solver_nodes: int = 40_000,
         evaluator: Evaluator = DEFAULT_EVALUATOR,
-        many_players: int = 3,
-        rollouts: int = ROLLOUTS,
+        many_players: int = 2,
+        rollouts: int | None = None,
         significance: float = SIGNIFICANCE,
     ) -> None:
         super().__init__(budget)
@@ -130,13 +132,13 @@ class ExpertBot(Bot):
         return values
 
     def rollout_choice(self, state: State, legal: list[Action], rng: random.Random) -> Action:
-        """The placement of a table of many players (see the module docstring): ``careful``'s,
+        """The placement the rollouts choose (see the module docstring): ``careful``'s,
         unless the rollouts show another one wins more often, by more than ``significance``
         standard errors of the paired difference."""
         top = careful_candidates(state, legal)
         if not state.remaining:  # nothing is left to roll out: careful plays greedily here
             return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
-        count = self.rollouts << max(0, state.players - 3)
+        count = self.rollouts or ROLLOUTS[state.players]
         shares = roll_out(state, count, rng.getrandbits(63))
         means = shares.mean(axis=1)
         chosen = list(range(len(legal)))
