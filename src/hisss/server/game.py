@@ -37,6 +37,7 @@ from hisss.core import (
     IllegalActionError,
     Placement,
     Rules,
+    Scoring,
     State,
     parse_action,
     parse_card,
@@ -50,9 +51,6 @@ from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
 PROTOCOL_VERSION = 1
-
-#: The log entries that are steps of the game itself, not changes of who plays a seat.
-_GAME_STEPS = (EntryKind.STARTER, EntryKind.DRAW, EntryKind.PLAY)
 
 
 class LogError(HisssError):
@@ -374,12 +372,11 @@ class LiveGame:
         ends it; changes nothing. The server stores these with the entry, then applies it."""
         status = self.status
         state = self.state
-        if entry.kind in _GAME_STEPS:
+        if entry.kind is EntryKind.PLAY and self._may_end():
+            # Only a placement ends a game: the last card, or a target reached. Any other step
+            # is not worked out twice (here and again by :meth:`apply`).
             state = state.copy()
-            if entry.kind is EntryKind.PLAY:
-                state.apply(parse_action(entry.action or ""))
-            else:
-                state.draw(parse_card(entry.card or ""))
+            state.apply(parse_action(entry.action or ""))
         elif (
             entry.kind is EntryKind.BOT
             and status is GameStatus.OPEN
@@ -390,6 +387,12 @@ class LiveGame:
             status = GameStatus.FINISHED
         finished = status is GameStatus.FINISHED
         return status, result_view(state, [s.name for s in self.seats]) if finished else None
+
+    def _may_end(self) -> bool:
+        """Whether the next placement may end the game: no card is left to draw (the last
+        placement, or in the hand variant the hands played out), or the scoring ends the game
+        when a pit reaches the target. A draw never ends a game."""
+        return self.state.remaining == 0 or self.rules.scoring is Scoring.FIRST_TO
 
     def apply(self, entry: LogEntry) -> None:
         """Apply the next log entry; raises :class:`LogError` or :class:`ProtocolError` (then
