@@ -2,8 +2,9 @@
 
 The port and the database are checked before uvicorn starts, so a port in use or a database
 that cannot be opened ends with one clear :class:`ServeError` instead of a traceback. uvicorn
-runs with the sans-I/O ``websockets`` implementation (the legacy one is deprecated) and a
-protocol-level frame limit above the application's own message limit, so that an oversized
+runs with the sans-I/O ``websockets`` implementation (the legacy one is deprecated), without
+per-message compression (it cost more CPU per step than it saved on messages of a few KiB), and
+a protocol-level frame limit above the application's own message limit, so that an oversized
 message still gets a clear error message from the application.
 """
 
@@ -145,6 +146,10 @@ async def _serve(
             create_app(settings, store=store, hub=hub),
             ws="websockets-sansio",
             ws_max_size=WS_MAX_FRAME,
+            # No permessage-deflate: a state message is a few KiB, and compressing every one
+            # for every connection (with a compressor kept per connection) cost more of the
+            # server's time per step than building the state.
+            ws_per_message_deflate=False,
             lifespan="on",
             log_level="info",
             # JSON lines: uvicorn's loggers reach the root logger's handler (hisss.server.logs)
