@@ -4,16 +4,18 @@
 plain synchronous SQLAlchemy code and never knows which one runs it. The hottest write, appending
 a step, runs on a bare :class:`~sqlalchemy.engine.Connection` instead (:meth:`Runner.run_core`):
 it uses Core statements only, and the ORM session's bookkeeping cost more than the statements.
+On PostgreSQL it is one statement sent to asyncpg itself (:meth:`Runner.run_driver`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, create_engine, event, make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -42,6 +44,15 @@ class Runner:
     async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run ``fn(connection, *args)`` as one transaction on a Core connection."""
         raise NotImplementedError
+
+    async def run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """Await ``fn(driver_connection, dialect, *args)`` on a pooled connection of the
+        database's own asyncio driver, outside any transaction: for one statement, which
+        commits on its own. Only where :attr:`has_driver` says so."""
+        raise NotImplementedError
+
+    #: Whether :meth:`run_driver` is available (PostgreSQL through asyncpg).
+    has_driver = False
 
     async def close(self) -> None:
         raise NotImplementedError
@@ -80,6 +91,30 @@ class AsyncRunner(Runner):
         self._check_open()
         async with self.engine.begin() as connection:
             return await connection.run_sync(fn, *args)
+
+    has_driver = True
+
+    async def run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """See :meth:`Runner.run_driver`. The connection is checked out as for any transaction
+        (tested first: a connection lost with a restart of PostgreSQL is replaced), but the
+        statement goes to asyncpg itself: no transaction of its own (``BEGIN`` and ``COMMIT``
+        are two more round trips), no SQLAlchemy execution in a greenlet. asyncpg's errors
+        come back as SQLAlchemy's (a unique key violated: :class:`IntegrityError`), and a
+        connection that failed for any other reason than a refused statement is dropped."""
+        import asyncpg  # noqa: PLC0415 - PostgreSQL only
+
+        self._check_open()
+        async with self.engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            try:
+                return await fn(raw.driver_connection, self.engine.dialect, *args)
+            except asyncpg.UniqueViolationError as exc:
+                raise IntegrityError(None, None, exc) from exc
+            except asyncpg.PostgresError as exc:
+                raise DBAPIError(None, None, exc) from exc
+            except (asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+                await connection.invalidate()
+                raise OperationalError(None, None, exc) from exc
 
     async def close(self) -> None:
         if not self.closed:
@@ -152,17 +187,21 @@ class ThreadRunner(Runner):
                     return results
                 # pysqlite begins a transaction only before a write, and the release of a
                 # savepoint that began one commits it: begin it here, for one commit in all.
-                connection.exec_driver_sql("BEGIN")
+                # The savepoints are the driver's own statements, not SQLAlchemy's nested
+                # transactions, whose bookkeeping cost as much as the steps' statements.
+                cursor = connection.connection.cursor()
+                cursor.execute("BEGIN")
                 for fn, args, _future in batch:
-                    savepoint = connection.begin_nested()
+                    cursor.execute("SAVEPOINT step")
                     try:
                         value = fn(connection, *args)
                     except Exception as exc:
-                        savepoint.rollback()
+                        cursor.execute("ROLLBACK TO step")
                         results.append((None, exc))
                     else:
-                        savepoint.commit()
                         results.append((value, None))
+                    cursor.execute("RELEASE step")
+                cursor.close()
         except Exception as exc:
             self._connection = None
             connection.close()
