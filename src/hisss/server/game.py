@@ -43,10 +43,10 @@ from hisss.core import (
     parse_card,
 )
 from hisss.core.decks import Deck
-from hisss.record import Game, GameRecord, Phase, Seat, SeatKind
+from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, SnakeTexts
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level, hand_fields
-from hisss.server.views import SnakeTexts, result_view, table_view
+from hisss.server.views import result_view, table_view
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
@@ -118,6 +118,8 @@ class LiveGame:
             snapshots=True,
         )
         self.version = 0
+        self._turn_key: tuple[int, GameStatus] | None = None
+        self._turn_value: tuple[Phase, int | None] = (Phase.WAITING, None)
         self.last_event: dict[str, Any] | None = None
         #: Every step but the draws, as its ``last_event``: the page's log of moves.
         self.history: list[dict[str, Any]] = []
@@ -168,12 +170,22 @@ class LiveGame:
     @property
     def phase(self) -> Phase:
         """``waiting`` (for players) while seats are open, else the driver's phase."""
-        return Phase.WAITING if self.status is GameStatus.OPEN else self.game.phase
+        return self._turn()[0]
 
     @property
     def to_move(self) -> int | None:
         """The seat (from 0) to draw or place, or ``None``."""
-        return self.game.to_move if self.phase in (Phase.DRAW, Phase.PLACE) else None
+        return self._turn()[1]
+
+    def _turn(self) -> tuple[Phase, int | None]:
+        # Asked about ten times a step (checks, views, the driver): worked out once per
+        # version and status, the only things it depends on.
+        key = (self.version, self.status)
+        if self._turn_key != key:
+            phase = Phase.WAITING if self.status is GameStatus.OPEN else self.game.phase
+            to_move = self.game.to_move if phase in (Phase.DRAW, Phase.PLACE) else None
+            self._turn_key, self._turn_value = key, (phase, to_move)
+        return self._turn_value
 
     def has_seats_of(self, stored: StoredGame) -> bool:
         """Whether the game's status, seats and tokens are those ``stored``."""
