@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -165,22 +165,21 @@ class Store:
         twice does nothing."""
         await self._runner.close()
 
-    async def _run(
-        self, fn: Callable[..., Any], *args: Any, core: bool = False, driver: bool = False
-    ) -> Any:
-        """Run one transaction (``core``: ``fn`` takes a Core connection, not a session;
-        ``driver``: ``fn`` is a coroutine function given the driver's own connection, see
-        :meth:`Runner.run_driver`). A database failure becomes :class:`StorageError` (with the
-        original as its cause); :class:`IntegrityError` is left for the caller to name."""
-        run = (
-            self._runner.run_driver
-            if driver
-            else self._runner.run_core
-            if core
-            else self._runner.run
-        )
+    async def _run(self, fn: Callable[..., _T], *args: Any, core: bool = False) -> _T:
+        """Run one transaction (``core``: ``fn`` takes a Core connection, not a session). A
+        database failure becomes :class:`StorageError` (with the original as its cause);
+        :class:`IntegrityError` is left for the caller to name."""
+        run = self._runner.run_core if core else self._runner.run
+        return await self._answer(run(fn, *args))
+
+    async def _run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """Await ``fn`` with the driver's own connection (:meth:`Runner.run_driver`); failures
+        as for :meth:`_run`."""
+        return await self._answer(self._runner.run_driver(fn, *args))
+
+    async def _answer(self, call: Awaitable[_T]) -> _T:
         try:
-            return await run(fn, *args)
+            return await call
         except IntegrityError:
             raise
         except StorageError:
@@ -266,14 +265,8 @@ class Store:
         """
         try:
             if seat_change is None and self._runner.has_driver:
-                stored: LogEntry = await self._run(
-                    _append_statement, game_id, entry, status, result, driver=True
-                )
-                return stored
-            stored = await self._run(
-                _append, game_id, entry, status, result, seat_change, core=True
-            )
-            return stored
+                return await self._run_driver(_append_statement, game_id, entry, status, result)
+            return await self._run(_append, game_id, entry, status, result, seat_change, core=True)
         except IntegrityError:
             raise SequenceConflictError(
                 f"game {game_id}: step {entry.seq} was stored by another writer"
