@@ -36,6 +36,7 @@ from hisss.core import (
     HisssError,
     IllegalActionError,
     Placement,
+    Result,
     Rules,
     Scoring,
     State,
@@ -124,6 +125,8 @@ class LiveGame:
         #: Every step but the draws, as its ``last_event``: the page's log of moves.
         self.history: list[dict[str, Any]] = []
         self._snake_texts = SnakeTexts()
+        #: The pits of the latest view and their scores.
+        self._scored: tuple[object, Result] | None = None
         #: The seats (from 0) that asked for a rematch, and the rematch's code once made.
         self.rematch_votes: set[int] = set()
         self.rematch_code: str | None = None
@@ -493,7 +496,12 @@ class LiveGame:
         """The ``state`` message of the protocol, the same for every client; in the hand variant
         with every seat's own part, kept by :func:`hisss.server.hands.for_seats` for its seats."""
         state = self.state
-        result = state.result()
+        scored = self._scored
+        if scored is None or scored[0] is not state.pits:
+            # The scores change only with the pits, which a step leaves as the same tuple
+            # unless it claims a snake.
+            scored = self._scored = (state.pits, state.result())
+        result = scored[1]
         phase = self.phase
         to_move = self.to_move
         legal = state.legal_actions() if phase is Phase.PLACE else []

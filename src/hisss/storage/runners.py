@@ -101,7 +101,7 @@ class AsyncRunner(Runner):
         are two more round trips), no SQLAlchemy execution in a greenlet. asyncpg's errors
         come back as SQLAlchemy's (a unique key violated: :class:`IntegrityError`), and a
         connection that failed for any other reason than a refused statement is dropped."""
-        import asyncpg  # noqa: PLC0415 - PostgreSQL only
+        import asyncpg  # type: ignore[import-untyped]  # noqa: PLC0415 - PostgreSQL only
 
         self._check_open()
         async with self.engine.connect() as connection:
@@ -227,13 +227,17 @@ class ThreadRunner(Runner):
         future: asyncio.Future[_T] = loop.create_future()
         self._waiting.append((fn, args, future))
         if not self._committing:
-            self._next_batch(loop)
+            # Not at once: the steps that other tasks send in the same turn of the event loop
+            # (read from the same wake-up) join this commit.
+            self._committing = True
+            loop.call_soon(self._next_batch, loop)
         return await future
 
     def _next_batch(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand every call waiting to the thread as one group commit (in the event loop)."""
         batch, self._waiting = self._waiting, []
         if self.closed:
+            self._committing = False
             for _fn, _args, future in batch:
                 if not future.done():
                     future.set_exception(StorageError("the database is closed"))
