@@ -10,12 +10,13 @@ On PostgreSQL it is one statement sent to asyncpg itself (:meth:`Runner.run_driv
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, create_engine, event, make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -26,6 +27,17 @@ _T = TypeVar("_T")
 
 #: The most connections a PostgreSQL pool holds.
 POOL_SIZE = 15
+
+#: Seconds a pooled PostgreSQL connection may rest before it is tested again before use.
+IDLE_SECONDS = 1.0
+
+#: The key of a pooled connection's information: when it last came back to the pool.
+_RETURNED = "hisss_returned"
+
+
+def _returned(_dbapi_connection: Any, record: Any) -> None:
+    record.info[_RETURNED] = time.monotonic()
+
 
 #: A call waiting for a group commit: the function, its arguments and the caller's future.
 _Work = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
@@ -73,7 +85,10 @@ class AsyncRunner(Runner):
             # more at busy moments opened and closed a connection for many steps under load.
             pool_size=POOL_SIZE,
             max_overflow=0,
-            pool_pre_ping=True,
+            # Tested before use only after a pause (see _test_idle): under load a connection
+            # comes back to the pool every few milliseconds, and testing it each time was one
+            # more round trip for every step.
+            pool_pre_ping=False,
             pool_timeout=timeout,
             hide_parameters=True,
             # asyncpg's own bounds: connecting, and every statement.
@@ -81,6 +96,22 @@ class AsyncRunner(Runner):
         )
         self.dialect = self.engine.dialect.name
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        pool = self.engine.sync_engine.pool
+        event.listen(pool, "checkin", _returned)
+        event.listen(pool, "checkout", self._test_idle)
+
+    def _test_idle(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        """Test a pooled connection that has been idle for :data:`IDLE_SECONDS` before it is
+        used (a restart of PostgreSQL meanwhile leaves it dead); a dead one is replaced by a
+        new connection, as with SQLAlchemy's ``pool_pre_ping``. One used a moment ago is not
+        tested: if it died since, the statement fails and the connection is dropped."""
+        returned = record.info.get(_RETURNED)
+        if returned is None or time.monotonic() - returned < IDLE_SECONDS:
+            return
+        try:
+            self.engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            raise DisconnectionError(f"a pooled connection is dead: {exc}") from exc
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         self._check_open()
