@@ -3,7 +3,8 @@
 :class:`LiveGame` is pure: no I/O, no clock. It wraps the one game driver,
 :class:`hisss.record.Game`, dealt from the game's secret seed, and rebuilds it by applying every
 entry of the stored log; each stored card is checked against the shuffle. The ``plan_*`` methods
-check a step and return the log entry that would record it, changing nothing;
+check a step and return the log entry that would record it, changing nothing (a placement keeps
+its parsed and checked action, so that applying that very entry once stored checks it no more);
 :meth:`LiveGame.outcome` tells the status and result an entry leads to, and
 :meth:`LiveGame.apply` applies a stored entry through the driver. The server stores an entry before
 it applies it to the cached game, so that nobody ever sees a step the database might still
@@ -125,6 +126,9 @@ class LiveGame:
         #: Every step but the draws, as its ``last_event``: the page's log of moves.
         self.history: list[dict[str, Any]] = []
         self._snake_texts = SnakeTexts()
+        #: The placement last planned (:meth:`plan_play`) with its action, parsed and checked:
+        #: applied once stored without working either out again.
+        self._planned: tuple[LogEntry, Action] | None = None
         #: The pits of the latest view and their scores.
         self._scored: tuple[object, Result] | None = None
         #: The seats (from 0) that asked for a rematch, and the rematch's code once made.
@@ -302,13 +306,15 @@ class LiveGame:
                 f"{action} is not legal: {exc.reason}",
                 legal=[str(a) for a in self.state.legal_actions()],
             ) from None
-        return LogEntry(
+        entry = LogEntry(
             self.version + 1,
             EntryKind.PLAY,
             seat=seat,
             action=str(action),
             card=str(action.card if action.card is not None else self.state.drawn),
         )
+        self._planned = (entry, action)
+        return entry
 
     def plan_bot_play(self, seat: int, action: Action) -> LogEntry:
         """The entry for a bot's choice (checked like any other)."""
@@ -433,7 +439,13 @@ class LiveGame:
             seat = self._entry_seat(entry)
             if self.to_move != seat or self.phase is not Phase.PLACE or entry.action is None:
                 raise LogError(f"seat {seat + 1} places out of turn")
-            event = play_event(entry.seq, game.place(parse_action(entry.action)))
+            planned = self._planned
+            if planned is not None and planned[0] is entry:
+                # The entry this game planned itself: its action is parsed and checked already.
+                placement = game.push(planned[1])
+            else:
+                placement = game.place(parse_action(entry.action))
+            event = play_event(entry.seq, placement)
         elif entry.kind is EntryKind.REMATCH:
             if self.status is not GameStatus.FINISHED:
                 raise LogError(f"entry {entry.seq}: a rematch before the end")
@@ -460,6 +472,7 @@ class LiveGame:
             if entry.by_seat is not None:
                 event["by"] = entry.by_seat + 1
         self.version = entry.seq
+        self._planned = None
         self.last_event = event
         if entry.kind is not EntryKind.DRAW:
             self.history.append(event)
