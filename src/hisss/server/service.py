@@ -432,10 +432,7 @@ class GameService:
             self.kick(game_id)
             raise
         if live.server_step() is not None or self._live.get(game_id) is not live:
-            # The server has a step of its own to take, or the cached game was dropped (its
-            # driver announces the rebuilt game). A person's step that leaves a person to act
-            # needs no driver: none is started only to find nothing to do.
-            self.kick(game_id)
+            self.kick(game_id)  # a bot's turn, or the game dropped: else no driver is needed
         self.metrics.step_seconds.observe(time.perf_counter() - began)
         return live
 

@@ -17,27 +17,27 @@ import asyncio
 import secrets
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any, TypeVar
 
 from sqlalchemy import (
-    Connection,
-    Dialect,
     Table,
-    bindparam,
     func,
-    insert,
     select,
     text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
-from sqlalchemy.sql.dml import Update, UpdateBase
 
 from hisss.record import Seat, SeatKind
+from hisss.storage.appending import (
+    append,
+    append_statement,
+    failure_reason,
+    rowcount,
+    utc_now,
+)
 from hisss.storage.database import SCHEMA_VERSION, display_url
 from hisss.storage.models import ActionRow, Base, GameRow, MetaRow, ReplayRow, SeatRow
 from hisss.storage.runners import AsyncRunner, Runner, ThreadRunner
@@ -65,10 +65,6 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds any wait on the database may last before the call fails (see :meth:`Store.open`).
 DEFAULT_TIMEOUT = 10.0
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -148,13 +144,13 @@ class Store:
                 else AsyncRunner(url, timeout)
             )
         except (SQLAlchemyError, ImportError, ValueError) as exc:
-            raise StorageError(f"cannot use database {shown}: {_reason(exc)}") from None
+            raise StorageError(f"cannot use database {shown}: {failure_reason(exc)}") from None
         store = cls(runner, url)
         try:
             await runner.run(_prepare)
         except (TimeoutError, SQLAlchemyError, OSError) as exc:
             await runner.close()
-            raise StorageError(f"cannot open database {shown}: {_reason(exc)}") from None
+            raise StorageError(f"cannot open database {shown}: {failure_reason(exc)}") from None
         except StorageError as exc:
             await runner.close()
             raise StorageError(f"database {shown} {exc}") from None
@@ -187,7 +183,7 @@ class Store:
             raise
         except (SQLAlchemyError, OSError, TimeoutError) as exc:
             self.failures += 1
-            raise StorageError(f"the database failed: {_reason(exc)}") from exc
+            raise StorageError(f"the database failed: {failure_reason(exc)}") from exc
 
     async def ping(self, timeout: float = 5.0) -> None:
         """Check that the database answers within ``timeout`` seconds; raises
@@ -199,7 +195,7 @@ class Store:
             self.failures += 1
             raise StorageError(f"the database does not answer within {timeout:g} s") from None
         except StorageError as exc:
-            reason = _reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
+            reason = failure_reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
             raise StorageError(f"the database does not answer: {reason}") from None
 
     async def schema_version(self) -> int:
@@ -216,8 +212,10 @@ class Store:
             try:
                 return await self._run(_create_game, new, game_id, code)
             except IntegrityError as exc:
-                if "code" not in _reason(exc):
-                    raise StorageError(f"the database refused the game: {_reason(exc)}") from exc
+                if "code" not in failure_reason(exc):
+                    raise StorageError(
+                        f"the database refused the game: {failure_reason(exc)}"
+                    ) from exc
                 continue  # a code already taken: draw another
         raise StorageError("could not find a free game code after 8 tries")  # pragma: no cover
 
@@ -265,8 +263,8 @@ class Store:
         """
         try:
             if seat_change is None and self._runner.has_driver:
-                return await self._run_driver(_append_statement, game_id, entry, status, result)
-            return await self._run(_append, game_id, entry, status, result, seat_change, core=True)
+                return await self._run_driver(append_statement, game_id, entry, status, result)
+            return await self._run(append, game_id, entry, status, result, seat_change, core=True)
         except IntegrityError:
             raise SequenceConflictError(
                 f"game {game_id}: step {entry.seq} was stored by another writer"
@@ -334,7 +332,7 @@ def _schema_version(session: Session) -> int:
 
 
 def _create_game(session: Session, new: NewGame, game_id: str, code: str) -> StoredGame:
-    now = _now()
+    now = utc_now()
     row = GameRow(
         id=game_id,
         code=code,
@@ -420,175 +418,6 @@ def _actions(session: Session, game_id: str, after: int) -> list[LogEntry]:
     return [_entry(r) for r in rows.scalars()]
 
 
-@cache
-def _advance(status: bool, result: bool) -> Update:
-    """The statement moving a game to the next version (and a new status, a result), built once:
-    the step's values are bound at each call, so SQLAlchemy compiles it once too."""
-    games = _GAMES.c
-    values: dict[str, Any] = {"version": bindparam("p_seq"), "updated_at": bindparam("p_now")}
-    if status:
-        values["status"] = bindparam("p_status")
-    if result:
-        values["result"] = bindparam("p_result")
-    return (
-        update(_GAMES)
-        .where(games.id == bindparam("p_game"), games.version == bindparam("p_previous"))
-        .values(**values)
-    )
-
-
-#: The new log entry, with every column named (SQLAlchemy leaves out the columns a statement
-#: does not name), so that the statement is the same for every step.
-_ADD_ACTION = insert(_ACTIONS).values(
-    {
-        name: bindparam(name)
-        for name in ("game_id", "seq", "kind", "seat", "action", "card", "by_seat", "created_at")
-    }
-)
-
-
-@dataclass(frozen=True, slots=True)
-class _DriverStatement:
-    """A Core statement compiled once for a dialect: the driver's own SQL, the names of its
-    parameters in order, and SQLAlchemy's conversion of each value (a time, JSON) to what the
-    driver takes, so that the values stored are those SQLAlchemy itself would store."""
-
-    sql: str
-    names: tuple[str, ...]
-    converters: tuple[Callable[[Any], Any] | None, ...]
-
-    def values(self, given: dict[str, Any]) -> tuple[Any, ...]:
-        """The parameters in the driver's order, converted."""
-        return tuple(
-            value if convert is None else convert(value)
-            for convert, value in zip(
-                self.converters, map(given.__getitem__, self.names), strict=True
-            )
-        )
-
-
-@cache
-def _driver_statement(dialect: Dialect, statement: UpdateBase) -> _DriverStatement:
-    compiled = statement.compile(dialect=dialect)
-    names = tuple(compiled.positiontup or ())
-    converters = tuple(
-        compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
-    )
-    return _DriverStatement(compiled.string, names, converters)
-
-
-def _append_values(
-    game_id: str, entry: LogEntry, status: GameStatus | None, result: dict[str, Any] | None
-) -> tuple[datetime, dict[str, Any], dict[str, Any]]:
-    """The moment of an append and the values of its two statements."""
-    now = _now()
-    advance = {
-        "p_game": game_id,
-        "p_previous": entry.seq - 1,
-        "p_seq": entry.seq,
-        "p_now": now,
-        "p_status": status.value if status is not None else None,
-        "p_result": result,
-    }
-    action = {
-        "game_id": game_id,
-        "seq": entry.seq,
-        "kind": entry.kind.value,
-        "seat": entry.seat,
-        "action": entry.action,
-        "card": entry.card,
-        "by_seat": entry.by_seat,
-        "created_at": now,
-    }
-    return now, advance, action
-
-
-@cache
-def _advance_and_add(status: bool, result: bool) -> UpdateBase:
-    """One statement for both, where the database takes a change in a ``WITH`` (PostgreSQL):
-    the new entry is inserted only if the game moved to its version."""
-    moved = _advance(status, result).returning(_GAMES.c.id).cte("moved")
-    columns = ("seq", "kind", "seat", "action", "card", "by_seat", "created_at")
-    values = (bindparam(name, type_=_ACTIONS.c[name].type) for name in columns)
-    return insert(_ACTIONS).from_select(["game_id", *columns], select(moved.c.id, *values))
-
-
-async def _append_statement(
-    driver: Any,
-    dialect: Dialect,
-    game_id: str,
-    entry: LogEntry,
-    status: GameStatus | None,
-    result: dict[str, Any] | None,
-) -> LogEntry:
-    # PostgreSQL: one statement, one round trip, sent to asyncpg itself; on its own it is one
-    # transaction, committed before the answer comes back.
-    now, advance, action = _append_values(game_id, entry, status, result)
-    statement = _driver_statement(dialect, _advance_and_add(status is not None, result is not None))
-    done = await driver.execute(statement.sql, *statement.values({**advance, **action}))
-    if done != "INSERT 0 1":
-        raise SequenceConflictError(f"game {game_id}: step {entry.seq} is taken or out of order")
-    return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
-
-
-def _append(
-    connection: Connection,
-    game_id: str,
-    entry: LogEntry,
-    status: GameStatus | None,
-    result: dict[str, Any] | None,
-    seat_change: SeatChange | None,
-) -> LogEntry:
-    # The hottest write of the server: two statements compiled once, run on the driver's own
-    # cursor. Through SQLAlchemy's execution (even of Core statements compiled once) the two
-    # cost several times more than the statements themselves.
-    now, advance, action = _append_values(game_id, entry, status, result)
-    dialect = connection.dialect
-    moving = _driver_statement(dialect, _advance(status is not None, result is not None))
-    adding = _driver_statement(dialect, _ADD_ACTION)
-    dbapi = dialect.loaded_dbapi
-    cursor = connection.connection.cursor()
-    try:
-        cursor.execute(moving.sql, moving.values(advance))
-        if cursor.rowcount != 1:
-            raise SequenceConflictError(
-                f"game {game_id}: step {entry.seq} is taken or out of order"
-            )
-        cursor.execute(adding.sql, adding.values(action))
-    except dbapi.IntegrityError:
-        raise SequenceConflictError(
-            f"game {game_id}: step {entry.seq} was stored by another writer"
-        ) from None
-    except dbapi.Error as exc:
-        raise StorageError(f"the database failed: {_reason(exc)}") from exc
-    finally:
-        cursor.close()
-    if seat_change is not None:
-        _change_seat(connection, game_id, seat_change)
-    return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
-
-
-def _change_seat(connection: Connection, game_id: str, seat_change: SeatChange) -> None:
-    # Compare-and-set: a copy of the game that is out of date (a seat was taken since,
-    # elsewhere) must not change the seat behind anyone's back.
-    seats = _SEATS.c
-    changed = connection.execute(
-        update(_SEATS)
-        .where(
-            seats.game_id == game_id,
-            seats.seat == seat_change.seat,
-            seats.kind
-            == (SeatKind.PERSON if seat_change.kind is SeatKind.BOT else SeatKind.BOT).value,
-            seats.open.is_(seat_change.was_open),
-        )
-        .values(kind=seat_change.kind.value, level=seat_change.level, open=False)
-    )
-    if _rowcount(changed) != 1:
-        raise SequenceConflictError(
-            f"game {game_id}: seat {seat_change.seat + 1} changed meanwhile"
-        )
-
-
 def _claim_seat(
     session: Session, game_id: str, seat: int, name: str, token_hash: str
 ) -> StoredGame:
@@ -606,14 +435,14 @@ def _claim_seat(
         )
         .values(open=False, name=name, token_hash=token_hash)
     )
-    if _rowcount(taken) != 1:
+    if rowcount(taken) != 1:
         raise SeatTakenError(f"seat {seat + 1} of game {game_id} is not open")
     still_open = session.execute(
         select(func.count())
         .select_from(SeatRow)
         .where(SeatRow.game_id == game_id, SeatRow.open.is_(True))
     )
-    values: dict[str, Any] = {"updated_at": _now()}
+    values: dict[str, Any] = {"updated_at": utc_now()}
     if still_open.scalar_one() == 0:
         values["status"] = GameStatus.RUNNING.value
     session.execute(
@@ -628,7 +457,7 @@ def _claim_seat(
 
 def _add_replay(session: Session, record: str, players: int, turns: int) -> StoredReplay:
     row = ReplayRow(
-        id=uuid.uuid4().hex, record=record, players=players, turns=turns, created_at=_now()
+        id=uuid.uuid4().hex, record=record, players=players, turns=turns, created_at=utc_now()
     )
     session.add(row)
     session.flush()
@@ -646,15 +475,3 @@ def _is_key(key: object) -> bool:
     """Whether ``key`` can be an id or a code: up to 64 ASCII letters and digits. Anything else
     names nothing, and is never sent to the database (PostgreSQL refuses text with a NUL)."""
     return isinstance(key, str) and 0 < len(key) <= 64 and key.isascii() and key.isalnum()
-
-
-def _rowcount(result: object) -> int:
-    count = getattr(result, "rowcount", -1)
-    return int(count)
-
-
-def _reason(exc: BaseException) -> str:
-    """One line on why a database call failed, without SQLAlchemy's long trailer."""
-    original = getattr(exc, "orig", None)
-    text = str(original if original is not None else exc) or type(exc).__name__
-    return text.strip().splitlines()[0]
