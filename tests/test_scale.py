@@ -418,6 +418,10 @@ async def test_news_from_another_process_reaches_local_subscribers(
         spec = build_spec("classic", {}, "rainbow", [Seat.person(""), Seat("", SeatKind.BOT)])
         game_id = (await one.create_game(spec)).game.id
         inbox = Inbox()
+        # As a connection does, the other process loads the game before it subscribes: its copy
+        # then catches up state by state. (Not loaded, it would load the game as the database
+        # has it when the news comes, which may be some steps on.)
+        await two.find(game_id)
         two.hub.subscribe(game_id, inbox)
         await settled(one)
         live = await one.find(game_id)
