@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from hisss.cli import app
 from hisss.record import Seat
-from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, _Table, run_loadtest
+from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, Table, run_loadtest
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 from support.server_process import ServerProcess
 
@@ -66,9 +66,9 @@ async def test_the_database_check_counts_acknowledged_steps_that_are_not_stored(
     finally:
         await store.close()
     test = LoadTest("http://127.0.0.1:1")
-    kept = _Table({"id": game.id, "websocket": "/ws", "seats": []})
+    kept = Table({"id": game.id, "websocket": "/ws", "seats": []})
     kept.acked.extend([1, 2, 3])  # step 3 was acknowledged but never stored
-    gone = _Table({"id": "nosuchgame", "websocket": "/ws", "seats": []})
+    gone = Table({"id": "nosuchgame", "websocket": "/ws", "seats": []})
     gone.acked.append(1)
     test.tables.extend([kept, gone])
     await test.check_database(database)

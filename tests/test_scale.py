@@ -29,7 +29,7 @@ from hisss.storage import GameStatus, Store
 from support import pg, redis_server
 from support.server_process import ServerProcess
 from support.waiting import wait_until_async
-from support.web import settled
+from support.web import follow_log, settled
 
 #: The presence figures of a state's seats: they may differ between copies of one version.
 PRESENCE = ("connected", "away_seconds", "arrived")
@@ -68,6 +68,9 @@ class Follower(threading.Thread):
                     elif message["type"] == "error":
                         self.errors.append(message)
                     elif message["type"] == "state":
+                        if "log" not in message:  # the client keeps the log (docs/protocol.md)
+                            before = self.states[-1] if self.states else None
+                            message["log"] = follow_log(before, message)
                         self.states.append(message)
                         if message["phase"] == "over":
                             return
@@ -415,6 +418,10 @@ async def test_news_from_another_process_reaches_local_subscribers(
         spec = build_spec("classic", {}, "rainbow", [Seat.person(""), Seat("", SeatKind.BOT)])
         game_id = (await one.create_game(spec)).game.id
         inbox = Inbox()
+        # As a connection does, the other process loads the game before it subscribes: its copy
+        # then catches up state by state. (Not loaded, it would load the game as the database
+        # has it when the news comes, which may be some steps on.)
+        await two.find(game_id)
         two.hub.subscribe(game_id, inbox)
         await settled(one)
         live = await one.find(game_id)

@@ -16,7 +16,17 @@ from hisss.server import Settings
 from hisss.server.hub import LocalHub
 from hisss.server.settings import PACES
 from hisss.storage import SCHEMA_VERSION, GameStatus, Store
-from support.web import ALA, BOT, OLEK, expect, hello, new_game, play_out, state_where
+from support.web import (
+    ALA,
+    BOT,
+    OLEK,
+    expect,
+    follow_log,
+    hello,
+    new_game,
+    play_out,
+    state_where,
+)
 
 Client = Callable[..., TestClient]
 
@@ -131,10 +141,42 @@ def test_the_log_the_claims_and_the_experts_hint(make_client: Client) -> None:
             else:
                 assert after["last_event"]["claimed"] is None
             state = after
-        log = claimed["log"]
-        assert log[0]["kind"] == "starter" and log[-1] == claimed["last_event"]
+        # The answer to sync carries the whole log (the states in between leave it out).
+        ws.send_json({"type": "sync"})
+        log = state_where(ws, lambda s: "log" in s)["log"]
+        assert log[0]["kind"] == "starter" and claimed["last_event"] in log
         assert all(entry["kind"] != "draw" for entry in log)
         assert any(entry["kind"] == "play" and entry["seat"] == 2 for entry in log)
+
+
+def test_a_state_that_follows_the_last_one_sent_leaves_the_log_out(make_client: Client) -> None:
+    """The first state of a connection has the whole log; each following one only its step
+    (``last_event``), which the client adds, as the web page does, to the same log as the
+    server's own."""
+    client = make_client(rate_per_second=1000.0, rate_burst=1000)
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        ws.send_json({"type": "hello", "token": game["seats"][0]["token"]})
+        expect(ws, "welcome")
+        state = state_where(ws, lambda s: True)
+        acted = -1
+        while state["version"] < 30 and state["phase"] != "over":
+            if state["to_move"] == 1 and state["version"] != acted:
+                acted = state["version"]
+                step = {"type": "draw"} if state["phase"] == "draw" else {"type": "play"}
+                if state["phase"] == "place":
+                    step["action"] = state["legal"][0]
+                ws.send_json({**step, "version": acted})
+            message = state_where(ws, lambda s: True)
+            assert "log" not in message
+            state = {**message, "log": follow_log(state, message)}
+        log = state["log"]
+        stored = client.get(f"/api/games/{game['id']}/state").json()
+        assert stored["version"] >= state["version"]
+        assert stored["log"][: len(log)] == log and len(log) > 10
+        # A new connection starts with the whole log again.
+        with client.websocket_connect(game["websocket"]) as again:
+            assert hello(again, game["seats"][0]["token"])["log"][: len(log)] == log
 
 
 def test_a_solo_rematch_starts_at_once_with_the_same_seats(make_client: Client) -> None:

@@ -79,6 +79,18 @@ def state_where(ws: WebSocketTestSession, test: Callable[[dict[str, Any]], bool]
             return message
 
 
+def follow_log(before: dict[str, Any] | None, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The log of a state sent without one, as a client keeps it (docs/protocol.md): the log of
+    the state before it, with its step added when it is the next version and not a draw."""
+    assert before is not None, "the first state of a connection carries its log"
+    assert state["version"] - before["version"] in (0, 1), (before["version"], state["version"])
+    log: list[dict[str, Any]] = before["log"]
+    event = state["last_event"]
+    if state["version"] == before["version"] + 1 and event["kind"] != "draw":
+        return [*log, event]
+    return log
+
+
 def hello(ws: WebSocketTestSession, token: str | None) -> dict[str, Any]:
     """Say hello as the seat of ``token`` (or as a spectator without one); the first state of
     the game once its starter is stored."""

@@ -177,8 +177,10 @@ class Card:
         return self.b if side is self.a else self.a  # type: ignore[return-value]
 
     def __str__(self) -> str:
+        # The colours' values, not the colours: formatting an enum member costs several
+        # times more, and cards are written for every state a server sends.
         if self.kind is MID:
-            return f"M:{self.a}-{self.b}"
+            return f"M:{self.a.value}-{self.b.value}"  # type: ignore[union-attr]
         return f"{self.kind.value}:{'wild' if self.a is None else self.a.value}"
 
     def __repr__(self) -> str:

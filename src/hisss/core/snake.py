@@ -82,7 +82,7 @@ class Snake(NamedTuple):
                     right = self.path[i + 1]
                     assert isinstance(right, Colour)
                     left = card.other(right)
-                out.append(f"M:{left}-{card.other(left)}")
+                out.append(f"M:{left.value}-{card.other(left).value}")
             else:
                 out.append(str(card))
         return out

@@ -7,7 +7,8 @@ record field by field, with the pydantic models of :mod:`hisss.record.schema` (w
 the record's JSON Schema); :mod:`hisss.record.replay` rebuilds and checks a game from its record
 through the driver; :mod:`hisss.record.deckfile` reads user decks from TOML or JSON files. JSON
 text is read by :mod:`hisss.record.jsontext`, files by :mod:`hisss.record.files`, and
-:mod:`hisss.record.text` keeps messages to one line. This package imports :mod:`hisss.core`, the
+:mod:`hisss.record.text` keeps messages to one line; :mod:`hisss.record.snakes` keeps the
+snakes' notation from one position to the next. This package imports :mod:`hisss.core`, the
 standard library and pydantic (only once a record or a deck file is read).
 """
 
@@ -33,6 +34,7 @@ from hisss.record.format import (
 from hisss.record.game import Game, Phase
 from hisss.record.replay import ReplayError, replay, replay_game, replay_steps, resume
 from hisss.record.seats import Seat, SeatKind
+from hisss.record.snakes import SnakeTexts
 
 __all__ = [
     "DECK_FILE_TYPES",
@@ -49,6 +51,7 @@ __all__ = [
     "ReplayError",
     "Seat",
     "SeatKind",
+    "SnakeTexts",
     "Turn",
     "load_deck",
     "load_record",

@@ -50,6 +50,7 @@ from hisss.core.rules import Rules
 from hisss.core.state import Placement, State, deal, new_game
 from hisss.record.format import GameRecord, Turn, result_to_dict
 from hisss.record.seats import Seat
+from hisss.record.snakes import SnakeTexts
 
 # A turn's snapshot: the table after it, every seat's pit, and (with hands) every hand, in
 # notation.
@@ -86,6 +87,7 @@ class Game:
         "_cards",
         "_holders",
         "_snapshots",
+        "_texts",
         "order",
         "placements",
         "seats",
@@ -128,6 +130,8 @@ class Game:
         # In the hand variant, the seat whose hand each drawn card went to (-1: the starter).
         self._holders: list[int] = []
         self._snapshots: list[_Snapshot] | None = [] if snapshots else None
+        # The snapshots' notation of the snakes a placement left as they were, kept.
+        self._texts = SnakeTexts()
 
     # ------------------------------------------------------------------ queries
 
@@ -269,10 +273,14 @@ class Game:
         snapshots = self._snapshots
         if snapshots is not None:
             state = self.state
+            texts = self._texts
+            table = tuple(texts.of(state.table))
+            pits = tuple(tuple(texts.of(pit)) for pit in state.pits)
+            texts.done()
             snapshots.append(
                 (
-                    tuple(str(s) for s in state.table),
-                    tuple(tuple(str(s) for s in pit) for pit in state.pits),
+                    table,
+                    pits,
                     tuple(tuple(str(c) for c in hand) for hand in state.hands)
                     if isinstance(state, HandState)
                     else None,

@@ -3,7 +3,8 @@
 :class:`LiveGame` is pure: no I/O, no clock. It wraps the one game driver,
 :class:`hisss.record.Game`, dealt from the game's secret seed, and rebuilds it by applying every
 entry of the stored log; each stored card is checked against the shuffle. The ``plan_*`` methods
-check a step and return the log entry that would record it, changing nothing;
+check a step and return the log entry that would record it, changing nothing (a placement keeps
+its parsed and checked action, so that applying that very entry once stored checks it no more);
 :meth:`LiveGame.outcome` tells the status and result an entry leads to, and
 :meth:`LiveGame.apply` applies a stored entry through the driver. The server stores an entry before
 it applies it to the cached game, so that nobody ever sees a step the database might still
@@ -36,23 +37,22 @@ from hisss.core import (
     HisssError,
     IllegalActionError,
     Placement,
+    Result,
     Rules,
+    Scoring,
     State,
     parse_action,
     parse_card,
 )
 from hisss.core.decks import Deck
-from hisss.record import Game, GameRecord, Phase, Seat, SeatKind
+from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, SnakeTexts
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level, hand_fields
-from hisss.server.views import SnakeTexts, result_view, table_view
+from hisss.server.views import result_view, table_view
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
 PROTOCOL_VERSION = 1
-
-#: The log entries that are steps of the game itself, not changes of who plays a seat.
-_GAME_STEPS = (EntryKind.STARTER, EntryKind.DRAW, EntryKind.PLAY)
 
 
 class LogError(HisssError):
@@ -120,10 +120,17 @@ class LiveGame:
             snapshots=True,
         )
         self.version = 0
+        self._turn_key: tuple[int, GameStatus] | None = None
+        self._turn_value: tuple[Phase, int | None] = (Phase.WAITING, None)
         self.last_event: dict[str, Any] | None = None
         #: Every step but the draws, as its ``last_event``: the page's log of moves.
         self.history: list[dict[str, Any]] = []
         self._snake_texts = SnakeTexts()
+        #: The placement last planned (:meth:`plan_play`) with its action, parsed and checked:
+        #: applied once stored without working either out again.
+        self._planned: tuple[LogEntry, Action] | None = None
+        #: The pits of the latest view and their scores.
+        self._scored: tuple[object, Result] | None = None
         #: The seats (from 0) that asked for a rematch, and the rematch's code once made.
         self.rematch_votes: set[int] = set()
         self.rematch_code: str | None = None
@@ -170,12 +177,22 @@ class LiveGame:
     @property
     def phase(self) -> Phase:
         """``waiting`` (for players) while seats are open, else the driver's phase."""
-        return Phase.WAITING if self.status is GameStatus.OPEN else self.game.phase
+        return self._turn()[0]
 
     @property
     def to_move(self) -> int | None:
         """The seat (from 0) to draw or place, or ``None``."""
-        return self.game.to_move if self.phase in (Phase.DRAW, Phase.PLACE) else None
+        return self._turn()[1]
+
+    def _turn(self) -> tuple[Phase, int | None]:
+        # Asked about ten times a step (checks, views, the driver): worked out once per
+        # version and status, the only things it depends on.
+        key = (self.version, self.status)
+        if self._turn_key != key:
+            phase = Phase.WAITING if self.status is GameStatus.OPEN else self.game.phase
+            to_move = self.game.to_move if phase in (Phase.DRAW, Phase.PLACE) else None
+            self._turn_key, self._turn_value = key, (phase, to_move)
+        return self._turn_value
 
     def has_seats_of(self, stored: StoredGame) -> bool:
         """Whether the game's status, seats and tokens are those ``stored``."""
@@ -289,13 +306,15 @@ class LiveGame:
                 f"{action} is not legal: {exc.reason}",
                 legal=[str(a) for a in self.state.legal_actions()],
             ) from None
-        return LogEntry(
+        entry = LogEntry(
             self.version + 1,
             EntryKind.PLAY,
             seat=seat,
             action=str(action),
             card=str(action.card if action.card is not None else self.state.drawn),
         )
+        self._planned = (entry, action)
+        return entry
 
     def plan_bot_play(self, seat: int, action: Action) -> LogEntry:
         """The entry for a bot's choice (checked like any other)."""
@@ -374,12 +393,11 @@ class LiveGame:
         ends it; changes nothing. The server stores these with the entry, then applies it."""
         status = self.status
         state = self.state
-        if entry.kind in _GAME_STEPS:
+        if entry.kind is EntryKind.PLAY and self._may_end():
+            # Only a placement ends a game: the last card, or a target reached. Any other step
+            # is not worked out twice (here and again by :meth:`apply`).
             state = state.copy()
-            if entry.kind is EntryKind.PLAY:
-                state.apply(parse_action(entry.action or ""))
-            else:
-                state.draw(parse_card(entry.card or ""))
+            state.apply(parse_action(entry.action or ""))
         elif (
             entry.kind is EntryKind.BOT
             and status is GameStatus.OPEN
@@ -390,6 +408,12 @@ class LiveGame:
             status = GameStatus.FINISHED
         finished = status is GameStatus.FINISHED
         return status, result_view(state, [s.name for s in self.seats]) if finished else None
+
+    def _may_end(self) -> bool:
+        """Whether the next placement may end the game: no card is left to draw (the last
+        placement, or in the hand variant the hands played out), or the scoring ends the game
+        when a pit reaches the target. A draw never ends a game."""
+        return self.state.remaining == 0 or self.rules.scoring is Scoring.FIRST_TO
 
     def apply(self, entry: LogEntry) -> None:
         """Apply the next log entry; raises :class:`LogError` or :class:`ProtocolError` (then
@@ -415,7 +439,13 @@ class LiveGame:
             seat = self._entry_seat(entry)
             if self.to_move != seat or self.phase is not Phase.PLACE or entry.action is None:
                 raise LogError(f"seat {seat + 1} places out of turn")
-            event = play_event(entry.seq, game.place(parse_action(entry.action)))
+            planned = self._planned
+            if planned is not None and planned[0] is entry:
+                # The entry this game planned itself: its action is parsed and checked already.
+                placement = game.push(planned[1])
+            else:
+                placement = game.place(parse_action(entry.action))
+            event = play_event(entry.seq, placement)
         elif entry.kind is EntryKind.REMATCH:
             if self.status is not GameStatus.FINISHED:
                 raise LogError(f"entry {entry.seq}: a rematch before the end")
@@ -442,6 +472,7 @@ class LiveGame:
             if entry.by_seat is not None:
                 event["by"] = entry.by_seat + 1
         self.version = entry.seq
+        self._planned = None
         self.last_event = event
         if entry.kind is not EntryKind.DRAW:
             self.history.append(event)
@@ -478,7 +509,12 @@ class LiveGame:
         """The ``state`` message of the protocol, the same for every client; in the hand variant
         with every seat's own part, kept by :func:`hisss.server.hands.for_seats` for its seats."""
         state = self.state
-        result = state.result()
+        scored = self._scored
+        if scored is None or scored[0] is not state.pits:
+            # The scores change only with the pits, which a step leaves as the same tuple
+            # unless it claims a snake.
+            scored = self._scored = (state.pits, state.result())
+        result = scored[1]
         phase = self.phase
         to_move = self.to_move
         legal = state.legal_actions() if phase is Phase.PLACE else []

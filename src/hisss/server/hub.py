@@ -17,7 +17,7 @@ What is known of a game's presence is forgotten when its last subscriber here le
 does not grow with the games ever played.
 
 A published message is handed to every subscriber as one :class:`Outgoing`, encoded to JSON
-once however many connections send it.
+once however many connections send it (and once more without its log, see :func:`without_log`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Outgoing(dict[str, Any]):
     ('{"type":"state","version":3}', True)
     """
 
-    __slots__ = ("_text",)
+    __slots__ = ("_short", "_text")
 
     def text(self) -> str:
         """The message as compact JSON."""
@@ -51,6 +51,35 @@ class Outgoing(dict[str, Any]):
         except AttributeError:
             self._text: str = _dumps(self)
             return self._text
+
+    def without_log(self) -> Outgoing:
+        """The message without its ``log``, made once for every connection that sends it so.
+
+        >>> message = Outgoing({"type": "state", "version": 3, "log": [{"seq": 1}]})
+        >>> message.without_log().text(), message.without_log() is message.without_log()
+        ('{"type":"state","version":3}', True)
+        """
+        try:
+            return self._short
+        except AttributeError:
+            self._short: Outgoing = Outgoing(_drop_log(self))
+            return self._short
+
+
+def without_log(message: dict[str, Any]) -> dict[str, Any]:
+    """A state message without its ``log``: for a connection that was sent the state before it
+    (see :class:`hisss.server.session.Session`), which adds the step itself.
+
+    >>> without_log({"type": "state", "version": 2, "log": []})
+    {'type': 'state', 'version': 2}
+    """
+    if isinstance(message, Outgoing):
+        return message.without_log()
+    return _drop_log(message)
+
+
+def _drop_log(message: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in message.items() if key != "log"}
 
 
 def encode(message: dict[str, Any]) -> str:

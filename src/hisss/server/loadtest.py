@@ -44,6 +44,7 @@ import orjson
 from hisss.bots import make_bot
 from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
 from hisss.record import Game, GameRecord, Seat, replay_game
+from hisss.server.loadclient import Player
 from hisss.server.run import loop_factory
 from hisss.storage import EntryKind
 
@@ -155,7 +156,7 @@ def _http(url: str, method: str = "GET", body: object = None, timeout: float = 3
         return json.loads(answer.read().decode())
 
 
-class _Table:
+class Table:
     """The load test's side of one game: its seats' tokens and the acknowledged versions."""
 
     def __init__(self, created: dict[str, Any]) -> None:
@@ -188,7 +189,7 @@ class LoadTest:
         self.think = think
         self.rng = random.Random(seed)
         self.figures = Figures()
-        self.tables: list[_Table] = []
+        self.tables: list[Table] = []
         self.progress = progress
         self.deadline = 0.0
         self.measure_from = 0.0
@@ -253,7 +254,7 @@ class LoadTest:
                 self.figures.error(f"create: {type(exc).__name__}")
                 await asyncio.sleep(1)
                 continue
-            table = _Table(created)
+            table = Table(created)
             self.tables.append(table)
             self.figures.games += 1
             rng = random.Random(self.rng.random())
@@ -261,67 +262,23 @@ class LoadTest:
             if table.over.is_set():
                 self.figures.finished += 1
 
-    async def _seat(self, table: _Table, seat: int, rng: random.Random) -> None:
+    async def _seat(self, table: Table, seat: int, rng: random.Random) -> None:
         """Play one seat of ``table`` until the game is over or the time is up."""
-        from websockets.asyncio.client import connect  # noqa: PLC0415
-        from websockets.exceptions import WebSocketException  # noqa: PLC0415
-
-        bot = make_bot(self.level)
-        seen = 0
+        loop = asyncio.get_running_loop()
+        player = Player(self, table, seat, rng)
         try:
-            async with connect(self.ws_base + table.websocket, open_timeout=30, proxy=None) as ws:
-                await ws.send(_text({"type": "hello", "token": table.tokens[seat - 1]}))
-                sent: tuple[int, float] | None = None
-                while not table.over.is_set():
-                    remaining = self.deadline - time.monotonic()
-                    if remaining <= 0 and sent is None:
-                        return
-                    try:
-                        async with asyncio.timeout(max(remaining, 0) + 10):
-                            text = await ws.recv()
-                    except TimeoutError:
-                        self.figures.error("timeout")
-                        return
-                    message = orjson.loads(text)
-                    kind = message["type"]
-                    if kind == "error":
-                        self.figures.error(message["code"])
-                        sent = None
-                        continue
-                    if kind != "state" or message["version"] < seen:
-                        continue
-                    if sent is not None and message["version"] >= sent[0]:
-                        if sent[1] >= self.measure_from:
-                            self.figures.latencies.append(time.monotonic() - sent[1])
-                        table.acked.append(sent[0])
-                        sent = None
-                    mirror = await self._follow(table, message)
-                    seen = message["version"]
-                    if message["phase"] == "over":
-                        table.over.set()
-                        return
-                    if message["to_move"] != seat or sent is not None:
-                        continue
-                    if time.monotonic() >= self.deadline:
-                        return
-                    if self.think:
-                        await asyncio.sleep(rng.uniform(0, 2 * self.think))
-                    if message["phase"] == "draw":
-                        step: dict[str, Any] = {"type": "draw", "version": seen}
-                    elif message["phase"] == "place":
-                        action = bot.choose(mirror.state, rng)
-                        step = {"type": "play", "version": seen, "action": str(action)}
-                    else:
-                        continue
-                    sent = (seen + 1, time.monotonic())
-                    await ws.send(_text(step))
-        except (OSError, WebSocketException, HisssError) as exc:
+            host, port = player.address()
+            await loop.create_connection(lambda: player, host, port)
+        except (OSError, ValueError) as exc:
             self.figures.error(f"connection: {type(exc).__name__}")
+            return
+        await player.done
 
-    async def _follow(self, table: _Table, message: dict[str, Any]) -> Game:
-        """The game after ``message``: the table's mirror moved on by one step, or rebuilt. The
-        mirror takes the cards as they come, from the events; the two seats share it (only the
-        seat to move changes the game, so neither finds it ahead of the state it acts on)."""
+    def follow(self, table: Table, message: dict[str, Any]) -> Game | None:
+        """The game after ``message``: the table's mirror moved on by one step, or a new game;
+        ``None`` when it must be rebuilt from the record (:meth:`rebuild`). The mirror takes
+        the cards as they come, from the events; the two seats share it (only the seat to move
+        changes the game, so neither finds it ahead of the state it acts on)."""
         event = message["last_event"]
         version = message["version"]
         mirror = table.mirror
@@ -333,7 +290,8 @@ class LoadTest:
                 table.mirror_version = version
                 return mirror
             if event["kind"] == EntryKind.PLAY:
-                mirror.place(parse_action(event["action"]))
+                # Checked by the server already: placed without checking it again.
+                mirror.push(parse_action(event["action"]))
                 table.mirror_version = version
                 return mirror
         if version <= 1 and (event is None or event["kind"] == EntryKind.STARTER):
@@ -341,13 +299,18 @@ class LoadTest:
             game = Game(Rules(), RAINBOW, [Seat.person(seat["name"]) for seat in message["seats"]])
             if event is not None:
                 game.draw(parse_card(event["card"]))
-        else:
-            text = await asyncio.to_thread(
-                _raw, f"{self.base}/api/games/{table.id}/record?partial=true"
-            )
-            game = replay_game(GameRecord.from_json(text))
-            if version <= table.mirror_version and table.mirror is not None:
-                return table.mirror  # the other seat moved it on meanwhile
+            table.mirror, table.mirror_version = game, version
+            return game
+        return None
+
+    async def rebuild(self, table: Table, version: int) -> Game:
+        """The game so far from its record (after a gap), as the table's mirror."""
+        text = await asyncio.to_thread(
+            _raw, f"{self.base}/api/games/{table.id}/record?partial=true"
+        )
+        game = replay_game(GameRecord.from_json(text))
+        if version <= table.mirror_version and table.mirror is not None:
+            return table.mirror  # the other seat moved it on meanwhile
         table.mirror, table.mirror_version = game, version
         return game
 
@@ -356,7 +319,7 @@ class LoadTest:
         ids to versions; a game missing from it lost every step).
 
         >>> test = LoadTest("http://127.0.0.1:1")
-        >>> table = _Table({"id": "g", "websocket": "/ws/g", "seats": []})
+        >>> table = Table({"id": "g", "websocket": "/ws/g", "seats": []})
         >>> table.acked.extend([1, 2, 3])
         >>> test.tables.append(table)
         >>> test.count_lost({"g": 2}); test.figures.lost_actions

@@ -431,7 +431,8 @@ class GameService:
             # connection), and a bot may be due now.
             self.kick(game_id)
             raise
-        self.kick(game_id)
+        if live.server_step() is not None or self._live.get(game_id) is not live:
+            self.kick(game_id)  # a bot's turn, or the game dropped: else no driver is needed
         self.metrics.step_seconds.observe(time.perf_counter() - began)
         return live
 

@@ -10,7 +10,8 @@ messages, or no hello in time), with a named close code.
 
 Outgoing messages go through one queue, written by one task, so that an ``error`` and the fresh
 ``state`` that follows it arrive in that order. Published states of the game are queued the same
-way by the hub.
+way by the hub. A state carries the game's whole log only when it does not follow the last state
+queued for the connection (the first one, after a gap); otherwise the client adds its step.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from hisss.bots import LEVEL_NAMES
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
 from hisss.server.hands import for_seats, levels_for
-from hisss.server.hub import encode
+from hisss.server.hub import encode, without_log
 from hisss.server.limits import Bucket
 from hisss.server.logs import game_id
 from hisss.server.service import GameService
@@ -120,6 +121,8 @@ class Session:
         self._last_rate_error = 0.0
         self._subscribed = False
         self._too_slow = False
+        #: The version of the last state queued for this client (``None``: none yet).
+        self._version_sent: int | None = None
 
     # ------------------------------------------------------------------ the hub's side
 
@@ -129,6 +132,14 @@ class Session:
             return
         # A state of the hand variant keeps the hands of this connection's seats alone.
         message = for_seats(message, self.seats)
+        if message.get("type") == "state":
+            # A state that follows the last one sent (or sends it again) leaves the log out:
+            # the client adds the step itself. The log grows with the game, and was most of
+            # every state's bytes by the middle of a game.
+            version = message["version"]
+            if self._version_sent is not None and 0 <= version - self._version_sent <= 1:
+                message = without_log(message)
+            self._version_sent = version
         if self.outbox.qsize() >= MAX_OUTBOX:
             self.phase = Phase.CLOSED
             self._too_slow = True
@@ -151,7 +162,13 @@ class Session:
             message["request"] = request
         self.send(message)
         if fresh is not None:
-            self.send(fresh)
+            self.send_whole(fresh)
+
+    def send_whole(self, state: dict[str, Any]) -> None:
+        """Queue a state with its whole log (the answer to ``sync``, the fresh state after an
+        error): whatever the client holds, it starts again from this one."""
+        self._version_sent = None
+        self.send(state)
 
     async def _fresh_view(self) -> dict[str, Any] | None:
         """The game's current state. The service may have rebuilt its copy of the game since
@@ -364,7 +381,7 @@ class Session:
                 raise ProtocolError(
                     ErrorCode.SERVER_ERROR, "the server failed; nothing was changed"
                 )
-            self.send(fresh)
+            self.send_whole(fresh)
             return
         if self.phase is Phase.SPECTATOR or not self.seats:
             raise ProtocolError(ErrorCode.SPECTATOR, "spectators watch the game; they cannot act")

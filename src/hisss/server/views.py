@@ -1,5 +1,6 @@
 """The parts of a game's view that live games and replays share: the table, the pits, the
-scores and the result, with the snakes' notation kept between views (:class:`SnakeTexts`).
+scores and the result, with the snakes' notation kept between views
+(:class:`hisss.record.SnakeTexts`).
 
 A view is made after every step, and a step changes one snake at most: writing the others again
 was most of a view's cost, so a live game keeps their text.
@@ -10,44 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hisss.core import DecidedBy, Result, Snake, State
+from hisss.core import DecidedBy, Result, State
 from hisss.i18n import explain_everywhere
-from hisss.record import result_to_dict
-
-
-class SnakeTexts:
-    """The notation of the snakes of one game's latest view, by the snake itself.
-
-    Snakes are immutable, and a step leaves every snake it does not touch as the same object, so
-    the text of a snake seen in the previous view is reused. Only the snakes of the latest view
-    are kept.
-
-    >>> from hisss.core import parse_snake
-    >>> texts, snake = SnakeTexts(), parse_snake("H:red M:red-orange")
-    >>> first = texts.of([snake]); texts.done()
-    >>> first, texts.of([snake])[0] is first[0]
-    (['H:red M:red-orange'], True)
-    """
-
-    def __init__(self) -> None:
-        self._known: dict[int, tuple[Snake, str]] = {}
-        self._seen: dict[int, tuple[Snake, str]] = {}
-
-    def of(self, snakes: Sequence[Snake]) -> list[str]:
-        """The notation of each of ``snakes``; call :meth:`done` after the view's last snake."""
-        out = []
-        for snake in snakes:
-            key = id(snake)
-            hit = self._known.get(key)
-            if hit is None or hit[0] is not snake:  # the id of a snake gone since
-                hit = (snake, str(snake))
-            self._seen[key] = hit
-            out.append(hit[1])
-        return out
-
-    def done(self) -> None:
-        """Keep only the snakes of the view just made."""
-        self._known, self._seen = self._seen, {}
+from hisss.record import SnakeTexts, result_to_dict
 
 
 def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:

@@ -16,17 +16,28 @@ from __future__ import annotations
 import asyncio
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, select, text, update
+from sqlalchemy import (
+    Table,
+    func,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
-from sqlalchemy.sql.dml import Update
 
 from hisss.record import Seat, SeatKind
+from hisss.storage.appending import (
+    append,
+    append_statement,
+    failure_reason,
+    rowcount,
+    utc_now,
+)
 from hisss.storage.database import SCHEMA_VERSION, display_url
 from hisss.storage.models import ActionRow, Base, GameRow, MetaRow, ReplayRow, SeatRow
 from hisss.storage.runners import AsyncRunner, Runner, ThreadRunner
@@ -54,10 +65,6 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Seconds any wait on the database may last before the call fails (see :meth:`Store.open`).
 DEFAULT_TIMEOUT = 10.0
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _aware(moment: datetime) -> datetime:
@@ -137,13 +144,13 @@ class Store:
                 else AsyncRunner(url, timeout)
             )
         except (SQLAlchemyError, ImportError, ValueError) as exc:
-            raise StorageError(f"cannot use database {shown}: {_reason(exc)}") from None
+            raise StorageError(f"cannot use database {shown}: {failure_reason(exc)}") from None
         store = cls(runner, url)
         try:
             await runner.run(_prepare)
         except (TimeoutError, SQLAlchemyError, OSError) as exc:
             await runner.close()
-            raise StorageError(f"cannot open database {shown}: {_reason(exc)}") from None
+            raise StorageError(f"cannot open database {shown}: {failure_reason(exc)}") from None
         except StorageError as exc:
             await runner.close()
             raise StorageError(f"database {shown} {exc}") from None
@@ -159,8 +166,16 @@ class Store:
         database failure becomes :class:`StorageError` (with the original as its cause);
         :class:`IntegrityError` is left for the caller to name."""
         run = self._runner.run_core if core else self._runner.run
+        return await self._answer(run(fn, *args))
+
+    async def _run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """Await ``fn`` with the driver's own connection (:meth:`Runner.run_driver`); failures
+        as for :meth:`_run`."""
+        return await self._answer(self._runner.run_driver(fn, *args))
+
+    async def _answer(self, call: Awaitable[_T]) -> _T:
         try:
-            return await run(fn, *args)
+            return await call
         except IntegrityError:
             raise
         except StorageError:
@@ -168,7 +183,7 @@ class Store:
             raise
         except (SQLAlchemyError, OSError, TimeoutError) as exc:
             self.failures += 1
-            raise StorageError(f"the database failed: {_reason(exc)}") from exc
+            raise StorageError(f"the database failed: {failure_reason(exc)}") from exc
 
     async def ping(self, timeout: float = 5.0) -> None:
         """Check that the database answers within ``timeout`` seconds; raises
@@ -180,7 +195,7 @@ class Store:
             self.failures += 1
             raise StorageError(f"the database does not answer within {timeout:g} s") from None
         except StorageError as exc:
-            reason = _reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
+            reason = failure_reason(exc.__cause__) if exc.__cause__ is not None else str(exc)
             raise StorageError(f"the database does not answer: {reason}") from None
 
     async def schema_version(self) -> int:
@@ -197,8 +212,10 @@ class Store:
             try:
                 return await self._run(_create_game, new, game_id, code)
             except IntegrityError as exc:
-                if "code" not in _reason(exc):
-                    raise StorageError(f"the database refused the game: {_reason(exc)}") from exc
+                if "code" not in failure_reason(exc):
+                    raise StorageError(
+                        f"the database refused the game: {failure_reason(exc)}"
+                    ) from exc
                 continue  # a code already taken: draw another
         raise StorageError("could not find a free game code after 8 tries")  # pragma: no cover
 
@@ -245,7 +262,9 @@ class Store:
         a bot seat handed back.
         """
         try:
-            return await self._run(_append, game_id, entry, status, result, seat_change, core=True)
+            if seat_change is None and self._runner.has_driver:
+                return await self._run_driver(append_statement, game_id, entry, status, result)
+            return await self._run(append, game_id, entry, status, result, seat_change, core=True)
         except IntegrityError:
             raise SequenceConflictError(
                 f"game {game_id}: step {entry.seq} was stored by another writer"
@@ -313,7 +332,7 @@ def _schema_version(session: Session) -> int:
 
 
 def _create_game(session: Session, new: NewGame, game_id: str, code: str) -> StoredGame:
-    now = _now()
+    now = utc_now()
     row = GameRow(
         id=game_id,
         code=code,
@@ -399,85 +418,6 @@ def _actions(session: Session, game_id: str, after: int) -> list[LogEntry]:
     return [_entry(r) for r in rows.scalars()]
 
 
-@cache
-def _advance(status: bool, result: bool) -> Update:
-    """The statement moving a game to the next version (and a new status, a result), built once:
-    the step's values are bound at each call, so SQLAlchemy compiles it once too."""
-    games = _GAMES.c
-    values: dict[str, Any] = {"version": bindparam("p_seq"), "updated_at": bindparam("p_now")}
-    if status:
-        values["status"] = bindparam("p_status")
-    if result:
-        values["result"] = bindparam("p_result")
-    return (
-        update(_GAMES)
-        .where(games.id == bindparam("p_game"), games.version == bindparam("p_previous"))
-        .values(**values)
-    )
-
-
-_ADD_ACTION = insert(_ACTIONS)
-
-
-def _append(
-    connection: Connection,
-    game_id: str,
-    entry: LogEntry,
-    status: GameStatus | None,
-    result: dict[str, Any] | None,
-    seat_change: SeatChange | None,
-) -> LogEntry:
-    # Core statements built once, on a bare connection: the hottest write of the server skips
-    # the ORM, whose bookkeeping cost more than the statements themselves.
-    now = _now()
-    moved = connection.execute(
-        _advance(status is not None, result is not None),
-        {
-            "p_game": game_id,
-            "p_previous": entry.seq - 1,
-            "p_seq": entry.seq,
-            "p_now": now,
-            "p_status": status.value if status is not None else None,
-            "p_result": result,
-        },
-    )
-    if _rowcount(moved) != 1:
-        raise SequenceConflictError(f"game {game_id}: step {entry.seq} is taken or out of order")
-    connection.execute(
-        _ADD_ACTION,
-        {
-            "game_id": game_id,
-            "seq": entry.seq,
-            "kind": entry.kind.value,
-            "seat": entry.seat,
-            "action": entry.action,
-            "card": entry.card,
-            "by_seat": entry.by_seat,
-            "created_at": now,
-        },
-    )
-    if seat_change is not None:
-        # Compare-and-set: a copy of the game that is out of date (a seat was taken since,
-        # elsewhere) must not change the seat behind anyone's back.
-        seats = _SEATS.c
-        changed = connection.execute(
-            update(_SEATS)
-            .where(
-                seats.game_id == game_id,
-                seats.seat == seat_change.seat,
-                seats.kind
-                == (SeatKind.PERSON if seat_change.kind is SeatKind.BOT else SeatKind.BOT).value,
-                seats.open.is_(seat_change.was_open),
-            )
-            .values(kind=seat_change.kind.value, level=seat_change.level, open=False)
-        )
-        if _rowcount(changed) != 1:
-            raise SequenceConflictError(
-                f"game {game_id}: seat {seat_change.seat + 1} changed meanwhile"
-            )
-    return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
-
-
 def _claim_seat(
     session: Session, game_id: str, seat: int, name: str, token_hash: str
 ) -> StoredGame:
@@ -495,14 +435,14 @@ def _claim_seat(
         )
         .values(open=False, name=name, token_hash=token_hash)
     )
-    if _rowcount(taken) != 1:
+    if rowcount(taken) != 1:
         raise SeatTakenError(f"seat {seat + 1} of game {game_id} is not open")
     still_open = session.execute(
         select(func.count())
         .select_from(SeatRow)
         .where(SeatRow.game_id == game_id, SeatRow.open.is_(True))
     )
-    values: dict[str, Any] = {"updated_at": _now()}
+    values: dict[str, Any] = {"updated_at": utc_now()}
     if still_open.scalar_one() == 0:
         values["status"] = GameStatus.RUNNING.value
     session.execute(
@@ -517,7 +457,7 @@ def _claim_seat(
 
 def _add_replay(session: Session, record: str, players: int, turns: int) -> StoredReplay:
     row = ReplayRow(
-        id=uuid.uuid4().hex, record=record, players=players, turns=turns, created_at=_now()
+        id=uuid.uuid4().hex, record=record, players=players, turns=turns, created_at=utc_now()
     )
     session.add(row)
     session.flush()
@@ -535,15 +475,3 @@ def _is_key(key: object) -> bool:
     """Whether ``key`` can be an id or a code: up to 64 ASCII letters and digits. Anything else
     names nothing, and is never sent to the database (PostgreSQL refuses text with a NUL)."""
     return isinstance(key, str) and 0 < len(key) <= 64 and key.isascii() and key.isalnum()
-
-
-def _rowcount(result: object) -> int:
-    count = getattr(result, "rowcount", -1)
-    return int(count)
-
-
-def _reason(exc: BaseException) -> str:
-    """One line on why a database call failed, without SQLAlchemy's long trailer."""
-    original = getattr(exc, "orig", None)
-    text = str(original if original is not None else exc) or type(exc).__name__
-    return text.strip().splitlines()[0]

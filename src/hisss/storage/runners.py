@@ -4,16 +4,19 @@
 plain synchronous SQLAlchemy code and never knows which one runs it. The hottest write, appending
 a step, runs on a bare :class:`~sqlalchemy.engine.Connection` instead (:meth:`Runner.run_core`):
 it uses Core statements only, and the ORM session's bookkeeping cost more than the statements.
+On PostgreSQL it is one statement sent to asyncpg itself (:meth:`Runner.run_driver`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, create_engine, event, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -24,6 +27,17 @@ _T = TypeVar("_T")
 
 #: The most connections a PostgreSQL pool holds.
 POOL_SIZE = 15
+
+#: Seconds a pooled PostgreSQL connection may rest before it is tested again before use.
+IDLE_SECONDS = 1.0
+
+#: The key of a pooled connection's information: when it last came back to the pool.
+_RETURNED = "hisss_returned"
+
+
+def _returned(_dbapi_connection: Any, record: Any) -> None:
+    record.info[_RETURNED] = time.monotonic()
+
 
 #: A call waiting for a group commit: the function, its arguments and the caller's future.
 _Work = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
@@ -42,6 +56,15 @@ class Runner:
     async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run ``fn(connection, *args)`` as one transaction on a Core connection."""
         raise NotImplementedError
+
+    async def run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """Await ``fn(driver_connection, dialect, *args)`` on a pooled connection of the
+        database's own asyncio driver, outside any transaction: for one statement, which
+        commits on its own. Only where :attr:`has_driver` says so."""
+        raise NotImplementedError
+
+    #: Whether :meth:`run_driver` is available (PostgreSQL through asyncpg).
+    has_driver = False
 
     async def close(self) -> None:
         raise NotImplementedError
@@ -62,7 +85,10 @@ class AsyncRunner(Runner):
             # more at busy moments opened and closed a connection for many steps under load.
             pool_size=POOL_SIZE,
             max_overflow=0,
-            pool_pre_ping=True,
+            # Tested before use only after a pause (see _test_idle): under load a connection
+            # comes back to the pool every few milliseconds, and testing it each time was one
+            # more round trip for every step.
+            pool_pre_ping=False,
             pool_timeout=timeout,
             hide_parameters=True,
             # asyncpg's own bounds: connecting, and every statement.
@@ -70,6 +96,22 @@ class AsyncRunner(Runner):
         )
         self.dialect = self.engine.dialect.name
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        pool = self.engine.sync_engine.pool
+        event.listen(pool, "checkin", _returned)
+        event.listen(pool, "checkout", self._test_idle)
+
+    def _test_idle(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        """Test a pooled connection that has been idle for :data:`IDLE_SECONDS` before it is
+        used (a restart of PostgreSQL meanwhile leaves it dead); a dead one is replaced by a
+        new connection, as with SQLAlchemy's ``pool_pre_ping``. One used a moment ago is not
+        tested: if it died since, the statement fails and the connection is dropped."""
+        returned = record.info.get(_RETURNED)
+        if returned is None or time.monotonic() - returned < IDLE_SECONDS:
+            return
+        try:
+            self.engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            raise DisconnectionError(f"a pooled connection is dead: {exc}") from exc
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         self._check_open()
@@ -80,6 +122,30 @@ class AsyncRunner(Runner):
         self._check_open()
         async with self.engine.begin() as connection:
             return await connection.run_sync(fn, *args)
+
+    has_driver = True
+
+    async def run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """See :meth:`Runner.run_driver`. The connection is checked out as for any transaction
+        (tested first: a connection lost with a restart of PostgreSQL is replaced), but the
+        statement goes to asyncpg itself: no transaction of its own (``BEGIN`` and ``COMMIT``
+        are two more round trips), no SQLAlchemy execution in a greenlet. asyncpg's errors
+        come back as SQLAlchemy's (a unique key violated: :class:`IntegrityError`), and a
+        connection that failed for any other reason than a refused statement is dropped."""
+        import asyncpg  # type: ignore[import-untyped]  # noqa: PLC0415 - PostgreSQL only
+
+        self._check_open()
+        async with self.engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            try:
+                return await fn(raw.driver_connection, self.engine.dialect, *args)
+            except asyncpg.UniqueViolationError as exc:
+                raise IntegrityError(None, None, exc) from exc
+            except asyncpg.PostgresError as exc:
+                raise DBAPIError(None, None, exc) from exc
+            except (asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+                await connection.invalidate()
+                raise OperationalError(None, None, exc) from exc
 
     async def close(self) -> None:
         if not self.closed:
@@ -152,17 +218,21 @@ class ThreadRunner(Runner):
                     return results
                 # pysqlite begins a transaction only before a write, and the release of a
                 # savepoint that began one commits it: begin it here, for one commit in all.
-                connection.exec_driver_sql("BEGIN")
+                # The savepoints are the driver's own statements, not SQLAlchemy's nested
+                # transactions, whose bookkeeping cost as much as the steps' statements.
+                cursor = connection.connection.cursor()
+                cursor.execute("BEGIN")
                 for fn, args, _future in batch:
-                    savepoint = connection.begin_nested()
+                    cursor.execute("SAVEPOINT step")
                     try:
                         value = fn(connection, *args)
                     except Exception as exc:
-                        savepoint.rollback()
+                        cursor.execute("ROLLBACK TO step")
                         results.append((None, exc))
                     else:
-                        savepoint.commit()
                         results.append((value, None))
+                    cursor.execute("RELEASE step")
+                cursor.close()
         except Exception as exc:
             self._connection = None
             connection.close()
@@ -188,13 +258,17 @@ class ThreadRunner(Runner):
         future: asyncio.Future[_T] = loop.create_future()
         self._waiting.append((fn, args, future))
         if not self._committing:
-            self._next_batch(loop)
+            # Not at once: the steps that other tasks send in the same turn of the event loop
+            # (read from the same wake-up) join this commit.
+            self._committing = True
+            loop.call_soon(self._next_batch, loop)
         return await future
 
     def _next_batch(self, loop: asyncio.AbstractEventLoop) -> None:
         """Hand every call waiting to the thread as one group commit (in the event loop)."""
         batch, self._waiting = self._waiting, []
         if self.closed:
+            self._committing = False
             for _fn, _args, future in batch:
                 if not future.done():
                     future.set_exception(StorageError("the database is closed"))

@@ -31,6 +31,17 @@ function hashParams() {
   return new URLSearchParams(location.hash.slice(1));
 }
 
+/**
+ * The log of a state sent without one: it follows the state before (the same version again, or
+ * the next one), so the log is the one before with the new step added (draws are not in it).
+ */
+function followLog(before, message) {
+  const log = before ? before.log : [];
+  const event = message.last_event;
+  const next = before && message.version === before.version + 1;
+  return next && event && event.kind !== "draw" ? [...log, event] : log;
+}
+
 export class GamePage {
   constructor(main, code, { announce, toast }) {
     this.main = main;
@@ -321,6 +332,7 @@ export class GamePage {
   onState(message) {
     if (this.state && message.version < this.state.version) return;
     const before = this.state;
+    if (!("log" in message)) message.log = followLog(before, message);
     const event = message.last_event;
     const fresh = event && before && (!before.last_event || event.seq > before.last_event.seq);
     // Where things are before the page is drawn again: the card in the hand slides from there,

@@ -1,0 +1,198 @@
+"""One seat of the load test (:mod:`hisss.server.loadtest`): a lean websocket client."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+import orjson
+
+from hisss.bots import make_bot
+from hisss.core import HisssError
+from hisss.record import Game
+
+if TYPE_CHECKING:
+    from hisss.server.loadtest import LoadTest, Table
+
+
+class Player(asyncio.Protocol):
+    """One seat's websocket client: the sans-I/O protocol of the ``websockets`` library driven
+    by the event loop's callbacks. Each message is handled as its bytes arrive, with no task
+    woken per message: the load test's own CPU time per step was more than the server's with
+    the library's asyncio client, and on a small machine the load test then measured itself.
+    Without per-message compression (the server is not asked for it)."""
+
+    def __init__(self, test: LoadTest, table: Table, seat: int, rng: random.Random) -> None:
+        from websockets.client import ClientProtocol  # noqa: PLC0415
+        from websockets.uri import parse_uri  # noqa: PLC0415
+
+        self.test = test
+        self.table = table
+        self.seat = seat
+        self.rng = rng
+        self.bot = make_bot(test.level)
+        self.uri = parse_uri(test.ws_base + table.websocket)
+        self.ws = ClientProtocol(self.uri, max_size=None)
+        self.loop = asyncio.get_running_loop()
+        self.done: asyncio.Future[None] = self.loop.create_future()
+        self.transport: asyncio.Transport | None = None
+        self.seen = 0
+        #: The version a step was sent on and when, until the state that holds it arrives.
+        self.sent: tuple[int, float] | None = None
+        self.quiet: asyncio.TimerHandle | None = None
+        self.closing = False
+
+    def address(self) -> tuple[str, int]:
+        """The server's host and port."""
+        return self.uri.host, self.uri.port
+
+    # ------------------------------------------------------------------ the loop's callbacks
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+        self._watch()
+
+    def data_received(self, data: bytes) -> None:
+        from websockets.frames import Frame, Opcode  # noqa: PLC0415
+
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if not isinstance(event, Frame):  # the answer to the handshake
+                if self.ws.handshake_exc is not None:
+                    self._fail(f"connection: {type(self.ws.handshake_exc).__name__}")
+                    return
+                self._send({"type": "hello", "token": self.table.tokens[self.seat - 1]})
+            elif event.opcode is Opcode.TEXT and not self.closing:
+                self._watch()
+                try:
+                    self._message(orjson.loads(event.data))
+                except HisssError as exc:  # a state the mirror cannot follow
+                    self._fail(f"connection: {type(exc).__name__}")
+        self._flush()
+        if self.ws.close_expected() and self.transport is not None:
+            self.transport.close()
+
+    def eof_received(self) -> bool | None:
+        self.ws.receive_eof()
+        self._flush()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.quiet is not None:
+            self.quiet.cancel()
+        if not self.closing and not self.table.over.is_set():
+            reason = type(exc).__name__ if exc is not None else "ConnectionClosed"
+            self.test.figures.error(f"connection: {reason}")
+        if not self.done.done():
+            self.done.set_result(None)
+
+    # ------------------------------------------------------------------ playing
+
+    def _message(self, message: dict[str, Any]) -> None:
+        figures, table = self.test.figures, self.table
+        kind = message["type"]
+        if kind == "error":
+            figures.error(message["code"])
+            self.sent = None
+            return
+        if kind != "state" or message["version"] < self.seen:
+            return
+        version = message["version"]
+        sent = self.sent
+        if sent is not None and version >= sent[0]:
+            if sent[1] >= self.test.measure_from:
+                figures.latencies.append(time.monotonic() - sent[1])
+            table.acked.append(sent[0])
+            self.sent = None
+        mirror = self.test.follow(table, message)
+        self.seen = version
+        if message["phase"] == "over":
+            table.over.set()
+            self._close()
+            return
+        if mirror is None:  # a gap: the record so far, then the same message again
+            task = self.loop.create_task(self.test.rebuild(table, version))
+            task.add_done_callback(lambda done: self._rebuilt(done, message))
+            return
+        if time.monotonic() >= self.test.deadline and self.sent is None:
+            self._close()
+            return
+        if message["to_move"] != self.seat or self.sent is not None:
+            return
+        phase = message["phase"]
+        if phase not in ("draw", "place"):
+            return
+        think = self.test.think
+        pause = self.rng.uniform(0, 2 * think) if think else 0.0
+        self.loop.call_later(pause, self._step, version, phase, mirror)
+
+    def _rebuilt(self, done: asyncio.Task[Game], message: dict[str, Any]) -> None:
+        error = done.exception()
+        if error is not None:
+            self._fail(f"record: {type(error).__name__}")
+        elif not self.closing:
+            self._message(message)
+            self._flush()
+
+    def _step(self, version: int, phase: str, mirror: Game) -> None:
+        if self.closing or self.seen != version or self.sent is not None:
+            return
+        if time.monotonic() >= self.test.deadline:
+            self._close()
+            return
+        if phase == "draw":
+            step: dict[str, Any] = {"type": "draw", "version": version}
+        else:
+            action = self.bot.choose(mirror.state, self.rng)
+            step = {"type": "play", "version": version, "action": str(action)}
+        self.sent = (version + 1, time.monotonic())
+        self._send(step)
+        self._flush()
+
+    # ------------------------------------------------------------------ the connection
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(orjson.dumps(message))
+
+    def _flush(self) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        data = self.ws.data_to_send()
+        if data:
+            self.transport.write(b"".join(data))
+
+    def _watch(self) -> None:
+        """Count a timeout when the server says nothing for ten seconds past the deadline."""
+        if self.quiet is not None:
+            self.quiet.cancel()
+        wait = max(self.test.deadline - time.monotonic(), 0.0) + 10
+        self.quiet = self.loop.call_later(wait, self._fail, "timeout")
+
+    def _fail(self, kind: str) -> None:
+        if not self.closing:
+            self.test.figures.error(kind)
+        self._close()
+
+    def _close(self) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        if self.transport is None:
+            return
+        if self.quiet is not None:
+            self.quiet.cancel()
+        from websockets.exceptions import InvalidState  # noqa: PLC0415
+
+        try:
+            self.ws.send_close(1000)
+        except InvalidState:  # not open (yet, or any more): just drop the connection
+            self.transport.close()
+            return
+        self._flush()
+        # The server answers the close and ends the connection; a server that does not is
+        # left after a second.
+        self.loop.call_later(1.0, self.transport.close)
