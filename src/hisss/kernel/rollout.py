@@ -19,12 +19,13 @@ stall the others.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from hisss.core import State
+from hisss.core import State, new_game, parse_card
 from hisss.kernel.steps import (
     _ACT_E,
     _ACT_I,
@@ -309,3 +310,14 @@ def win_shares(state: State, count: int, seed: int) -> Any:
     cards = card_arrays()
     rollouts(table, size, drawn, counts, pits, state.to_move, game, cards, np.uint64(seed), out)
     return out
+
+
+def warm_up() -> float:
+    """Compile :func:`rollouts` (or load it from numba's cache) on a small position; return the
+    seconds it took."""
+    start = time.perf_counter()
+    state = new_game(2)
+    for text in ("M:red-orange", "M:orange-yellow"):
+        state.draw(parse_card(text))
+    win_shares(state, 1, 0)
+    return time.perf_counter() - start
