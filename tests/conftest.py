@@ -8,7 +8,8 @@ PostgreSQL server for the session (see ``support/pg.py``; the tests that need it
 skip, when its binaries are missing), ``redis`` one throw-away Redis server
 (``support/redis_server.py``), and ``database`` is parametrized over SQLite and PostgreSQL (the
 latter marked ``postgres``), giving each test a fresh empty database. ``make_client`` starts
-in-process servers with changed settings.
+in-process servers with changed settings. Before any test, the expert's compiled rollouts are
+compiled (or loaded from numba's cache), so that no test waiting on a bot sees the first compile.
 """
 
 import sys
@@ -20,6 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from hisss.kernel.rollout import warm_up
 from support import markers, pg, redis_server
 
 
@@ -37,6 +39,13 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
         return (yield)
     finally:
         markers.running = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_rollouts() -> None:
+    """Compile the expert's rollouts (or load them from numba's cache) before any test waits on a
+    bot: the first compile after a fresh checkout takes about half a minute."""
+    warm_up()
 
 
 #: The databases the storage, service and restart tests run on.

@@ -1,16 +1,22 @@
-"""The expert: exact play at the end of the game, expectimax search before it.
+"""The expert: rollouts of careful play, aimed at the win, at every table size.
 
 How it decides
 --------------
 * A decision with a single legal placement is played at once.
-* At a table of ``many_players`` (3) or more, it plays as ``careful`` (:mod:`hisss.bots.careful`).
-  The search and the solver below aim at the margin over the best opponent, which fits a
-  two-player game. No search objective tried for three to five players beat ``careful`` itself:
-  max-n with margins or with the mean of the others, a best reply to opponents modelled as
-  ``careful``, ``careful`` with ties broken by the evaluation, and the search and solver below
-  all won a share within about a point of the fair one against ``careful`` (the figures, with
-  their commands, are in ``docs/strategy.md``), and some less, so the one-draw lookahead is
-  played there.
+* Otherwise it replies to the others as if they played ``careful`` (:mod:`hisss.bots.careful`),
+  and aims at its share of the win. It rolls the game out: the unseen cards dealt in a random
+  order, every seat then playing ``careful`` to the end, once after each legal placement on the
+  same deal (:mod:`hisss.kernel.rollout`, compiled). It deals :data:`ROLLOUTS` times for the
+  number of players (``rollouts`` sets one number for every table). It plays ``careful``'s own
+  placement unless another one wins more of the same deals by more than ``significance``
+  standard errors of the paired difference; then it plays the one that wins most. After the
+  last card is drawn it plays as ``careful`` (greedily). The figures of this choice, and of every
+  objective tried before it, are in ``docs/strategy.md``. The rollouts need numba
+  (:class:`~hisss.core.ConfigError` without it).
+
+The expert of earlier versions, kept for comparison with ``many_players=3`` (it then plays the
+rollouts only from three players up), searched with two players instead:
+
 * Once at most ``solver_cards`` cards remain, the exact endgame solver
   (:mod:`hisss.bots.endgame`) computes every placement's exact win share under optimal play and
   the expert plays the best; among placements of equal win share (a game already decided, for
@@ -31,31 +37,55 @@ strength that mirrored measures can show: the earlier expert won 52.7% of 4,000 
 (51.6-54.2%, ``examples/objectives.py``) and 51.8% of a 10,000-game tournament (seed 21,
 50.9-52.6%). Its median decision with a choice takes about 2 ms.
 
-Both budgets are node counts, so by default the expert's moves are deterministic for a seed on
-any machine (tournaments rely on it). A time limit in its :class:`~hisss.bots.base.Budget` (the
-``expert`` level adds 0.3 s, a safety net for slow machines in interactive play) covers the whole
-move, solver and search, at the price of that determinism once it is reached.
+The rollouts are counted, not timed, and draw their deals from the bot's generator, so the
+expert's moves are deterministic for a seed on any machine (tournaments rely on it). The search's
+budgets are node counts too; a time limit in its :class:`~hisss.bots.base.Budget` (the ``expert``
+level adds 0.3 s, a safety net for slow machines in interactive play) covers the whole move,
+solver and search, at the price of that determinism once it is reached.
 """
 
 from __future__ import annotations
 
+import importlib
+import math
 import random
 import time
+from typing import Any
 
 from hisss.bots.base import Bot, Budget, legal_choices
-from hisss.bots.careful import CarefulBot
+from hisss.bots.careful import careful_candidates
 from hisss.bots.endgame import EndgameSolver
 from hisss.bots.evaluation import DEFAULT_EVALUATOR, Evaluator
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
-from hisss.core import Action, State
+from hisss.core import Action, ConfigError, State
+
+#: Rollouts per placement by the number of players, and how many standard errors a placement must
+#: win by to be played instead of ``careful``'s.
+ROLLOUTS = {2: 16, 3: 64, 4: 128, 5: 256, 6: 256}
+SIGNIFICANCE = 1.0
+
+
+def roll_out(state: State, count: int, seed: int) -> Any:
+    """:func:`hisss.kernel.rollout.win_shares` (numba compiles it on first use, then it is cached);
+    :class:`~hisss.core.ConfigError` when numba or numpy is missing."""
+    try:
+        rollout = importlib.import_module("hisss.kernel.rollout")
+    except ImportError as exc:
+        raise ConfigError(
+            f"the expert needs numba and numpy "
+            f"({exc.name or exc} is missing): pip install 'hisss[dist]'"
+        ) from exc
+    return rollout.win_shares(state, count, seed)
 
 
 class ExpertBot(Bot):
-    """The strongest combination of the search bots (see the module docstring).
+    """The strongest bot: rollouts of careful play aimed at the win (see the module docstring).
 
-    ``budget`` bounds the midgame search (nodes and/or seconds); ``solver_nodes`` the exact
-    solver; ``solver_cards`` is the number of remaining cards from which the solver is tried;
-    from ``many_players`` players up it plays as ``careful``.
+    ``rollouts`` deals per placement (by default :data:`ROLLOUTS` for the table) and the
+    ``significance`` it asks for before it departs from ``careful``. Below ``many_players``
+    players it searches as the earlier expert did: ``budget`` bounds the midgame search (nodes
+    and/or seconds), ``solver_nodes`` the exact solver, and ``solver_cards`` is the number of
+    remaining cards from which the solver is tried.
     """
 
     name = "expert"
@@ -68,11 +98,14 @@ class ExpertBot(Bot):
         solver_cards: int = 7,
         solver_nodes: int = 40_000,
         evaluator: Evaluator = DEFAULT_EVALUATOR,
-        many_players: int = 3,
+        many_players: int = 2,
+        rollouts: int | None = None,
+        significance: float = SIGNIFICANCE,
     ) -> None:
         super().__init__(budget)
         self.many_players = many_players
-        self.careful = CarefulBot()
+        self.rollouts = rollouts
+        self.significance = significance
         self.depth = depth
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
@@ -98,13 +131,37 @@ class ExpertBot(Bot):
         self.solved += 1
         return values
 
+    def rollout_choice(self, state: State, legal: list[Action], rng: random.Random) -> Action:
+        """The placement the rollouts choose (see the module docstring): ``careful``'s,
+        unless the rollouts show another one wins more often, by more than ``significance``
+        standard errors of the paired difference."""
+        top = careful_candidates(state, legal)
+        if not state.remaining:  # nothing is left to roll out: careful plays greedily here
+            return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
+        count = self.rollouts or ROLLOUTS[state.players]
+        shares = roll_out(state, count, rng.getrandbits(63))
+        means = shares.mean(axis=1)
+        chosen = list(range(len(legal)))
+        if len(top) == 1:
+            base = legal.index(top[0])
+            diff = shares - shares[base]
+            gain = diff.mean(axis=1)
+            error = diff.std(axis=1, ddof=1) / math.sqrt(count)
+            z = self.significance
+            chosen = [i for i in chosen if gain[i] > 0 and (not error[i] or gain[i] > z * error[i])]
+            if not chosen:
+                return top[0]
+        best = max(means[i] for i in chosen)
+        tied = [legal[i] for i in chosen if means[i] == best]
+        return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+
     def choose(self, state: State, rng: random.Random) -> Action:
         """The placement the solver or the search rates best (see the module docstring)."""
         legal = legal_choices(state)
         if len(legal) == 1:
             return legal[0]
         if state.players >= self.many_players:
-            return self.careful.choose(state, rng)
+            return self.rollout_choice(state, legal, rng)
         start = time.perf_counter()
         exact = self.exact_values(state)
         if exact is None:

@@ -158,7 +158,7 @@ def fast_stats(rows: Any, players: int, rules: Rules) -> RunStats:
     """The statistics of the kernel's rows of figures, as :meth:`RunStats.add_row` would add the
     same games one by one (exact sums, computed with numpy)."""
     np = importlib.import_module("numpy")
-    kernel = importlib.import_module("hisss.sim.kernel")
+    kernel = importlib.import_module("hisss.kernel.steps")
     out = RunStats(players, rules)
     stats = out.stats
     base = kernel.COL_SEATS
@@ -211,7 +211,7 @@ def _ints(values: Sequence[int]) -> str:
 def fast_lines(games: Any, spec: SimSpec) -> list[str]:
     """The results-file lines of the kernel's games: exactly the text ``dumps(row)`` gives for
     the same game's row (:func:`~hisss.sim.stats.game_row`), written out directly for speed."""
-    kernel = importlib.import_module("hisss.sim.kernel")
+    kernel = importlib.import_module("hisss.kernel.steps")
     players = spec.players
     base = kernel.COL_SEATS
     settings = dumps(spec.settings)[1:-1]

@@ -1,6 +1,6 @@
 """The fast path: bulk play of random and greedy bots through the compiled kernel.
 
-:func:`play_fast` plays a range of games of a run in one call of :mod:`hisss.sim.kernel` and
+:func:`play_fast` plays a range of games of a run in one call of :mod:`hisss.kernel.steps` and
 returns their figures as arrays; :mod:`hisss.sim.stats` turns them into the same statistics (and
 the same JSON lines) as the engine's games. Every rule option and every deck the engine plays is
 supported; the bots must be ``random`` or ``greedy`` (one per seat, mixed as you like): asking for
@@ -32,21 +32,16 @@ from typing import Any
 
 from hisss.core import (
     Card,
-    CardKind,
     ConfigError,
     DecidedBy,
     Deck,
-    JoinClaim,
     Result,
     Rules,
-    Scoring,
 )
-from hisss.core.cards import ALL_CARDS
 
 #: The bots the kernel plays, by registry name.
 FAST_BOTS: tuple[str, ...] = ("random", "greedy")
 
-_SCORING_CODE = {Scoring.CARDS: 0, Scoring.SNAKES: 1, Scoring.LONGEST: 2, Scoring.FIRST_TO: 3}
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -54,7 +49,7 @@ _GOLDEN = 0x9E3779B97F4A7C15
 def require_kernel() -> ModuleType:
     """The compiled kernel module; :class:`ConfigError` when numba or numpy is missing."""
     try:
-        return importlib.import_module("hisss.sim.kernel")
+        return importlib.import_module("hisss.kernel.steps")
     except ImportError as exc:
         raise ConfigError(
             f"the fast path needs numba and numpy ({exc.name or exc} is missing): "
@@ -71,26 +66,12 @@ def base_seed(seed: int) -> int:
 def fast_game_seed(seed: int, number: int) -> int:
     """The seed of game ``number`` (from 1) of a fast run seeded with ``seed`` (63 bits).
 
-    The same value the kernel computes (:func:`hisss.sim.kernel.game_seeds`).
+    The same value the kernel computes (:func:`hisss.kernel.steps.game_seeds`).
     """
     z = (base_seed(seed) + number * _GOLDEN) & _MASK64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     return (z ^ (z >> 31)) >> 1
-
-
-def _colour_code(card: Card, which: str) -> int:
-    colour = getattr(card, which)
-    return 6 if colour is None else colour.index
-
-
-def card_tables() -> tuple[list[int], list[int], list[int]]:
-    """Per card code: the kind (0 head, 1 tail, 2 mid), colour a (6: wild) and colour b."""
-    kinds = {CardKind.HEAD: 0, CardKind.TAIL: 1, CardKind.MID: 2}
-    kind = [kinds[c.kind] for c in ALL_CARDS]
-    a = [_colour_code(c, "a") for c in ALL_CARDS]
-    b = [_colour_code(c, "b") if c.kind is CardKind.MID else 0 for c in ALL_CARDS]
-    return kind, a, b
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +96,7 @@ class FastSpec:
 
 @dataclass(frozen=True, slots=True)
 class FastGames:
-    """The figures of consecutive games from the kernel (see ``hisss.sim.kernel.COL_*``)."""
+    """The figures of consecutive games from the kernel (see ``hisss.kernel.steps.COL_*``)."""
 
     #: The number of the first game (from 1).
     first: int
@@ -129,31 +110,13 @@ class FastGames:
     claim_len: Any
 
 
-def _game(players: int, rules: Rules) -> tuple[int, bool, bool, int, int]:
-    """The kernel's ``game`` tuple: players, forced placement, every join claimed, the scoring's
-    code and the target."""
-    join_always = rules.join_claim is JoinClaim.ALWAYS
-    return (
-        players,
-        rules.forced_placement,
-        join_always,
-        _SCORING_CODE[rules.scoring],
-        rules.target,
-    )
-
-
-def _cards(np: Any) -> tuple[Any, Any, Any]:
-    """The kernel's ``cards`` tuple: :func:`card_tables` as arrays."""
-    kind, a, b = card_tables()
-    return np.array(kind, dtype=np.int64), np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
-
-
 class _Tables:
     """The spec's arrays for the kernel, built once per process and spec."""
 
     def __init__(self, spec: FastSpec, np: Any) -> None:
-        self.game = _game(spec.players, spec.rules)
-        self.cards = _cards(np)
+        tables = importlib.import_module("hisss.kernel.tables")
+        self.game = tables.game_tuple(spec.players, spec.rules)
+        self.cards = tables.card_arrays()
         self.deck = np.array([c.code for c in spec.deck.cards()], dtype=np.int64)
         self.bots = np.array([FAST_BOTS.index(n) for n in spec.bots], dtype=np.int64)
 
@@ -237,7 +200,9 @@ def replay_counts(
     seats = np.zeros(width, dtype=np.int8)
     lengths = np.zeros(width, dtype=np.int32)
     out = (row, seats, lengths)
-    claims = replay.replay_game(order, picks, _game(players, rules), _cards(np), counts, out)
+    tables = importlib.import_module("hisss.kernel.tables")
+    game = tables.game_tuple(players, rules)
+    claims = replay.replay_game(order, picks, game, tables.card_arrays(), counts, out)
     if claims < 0:
         turn = -1 - claims
         if turn >= len(choices):
@@ -278,7 +243,6 @@ __all__ = [
     "FastSpec",
     "Replayed",
     "base_seed",
-    "card_tables",
     "fast_game_seed",
     "play_fast",
     "replay_counts",

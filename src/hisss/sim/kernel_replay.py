@@ -3,10 +3,10 @@
 :func:`replay_game` plays the cards in the order given, taking the action index given for each
 turn instead of asking a bot, and notes each turn's legal-action counts: the tests compare them,
 and the outcome, with the engine's on the same deal and choices (:func:`hisss.sim.fast.
-replay_counts`). It is built from the very steps :func:`hisss.sim.kernel.play_games` runs, so the
+replay_counts`). It is built from the very steps :func:`hisss.kernel.steps.play_games` runs, so the
 games the bots play are checked, while that kernel keeps no branch for replaying.
 
-Not cached on disk, unlike :mod:`hisss.sim.kernel`: numba would check only this file and could
+Not cached on disk, unlike :mod:`hisss.kernel.steps`: numba would check only this file and could
 load code compiled from older steps; compiled afresh in each process instead.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from numba import njit
 
-from hisss.sim.kernel import begin, best_gain, finish, moves, scratch, step
+from hisss.kernel.steps import begin, best_gain, finish, moves, scratch, step
 
 
 @njit
@@ -27,8 +27,8 @@ def replay_game(order: Any, choices: Any, game: Any, cards: Any, counts: Any, ou
 
     Row ``t`` of ``counts`` receives turn ``t``'s number of legal actions, the most cards one of
     them claims at once and the number greedy chooses among (those claiming that many, or all when
-    none claims any). ``game`` and ``cards`` are as for :func:`hisss.sim.kernel.moves`, ``out`` as
-    for :func:`hisss.sim.kernel.step`.
+    none claims any). ``game`` and ``cards`` are as for :func:`hisss.kernel.steps.moves`, ``out`` as
+    for :func:`hisss.kernel.steps.step`.
     """
     arrays = scratch(order.shape[0])
     size = begin(order, cards, arrays[0], out[0])

@@ -23,9 +23,10 @@ choices, to check them against the engine.
 
 This module needs numba; :mod:`hisss.sim.fast` is the Python side (checks, seeds, statistics).
 Compiled code is cached on disk when the package directory is writable or ``NUMBA_CACHE_DIR`` is
-set, and compiled afresh in each process otherwise. Every cached function lives in this one file:
-numba checks only the file of the function it loads, so a cached caller of code in another file
-could run stale code.
+set, and compiled afresh in each process otherwise. numba checks only the file of the function it
+loads, so a cached caller of these steps in another file could run stale code:
+:mod:`hisss.kernel.rollout` names the version of this file it was compiled against, and a test
+keeps that name true.
 """
 
 from __future__ import annotations
