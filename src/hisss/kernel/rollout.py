@@ -32,6 +32,7 @@ from hisss.kernel.steps import (
     _ACT_S,
     _CACHE,
     _LN,
+    BOT_GREEDY,
     COL_SEATS,
     COL_WINNERS,
     K_MID,
@@ -40,10 +41,11 @@ from hisss.kernel.steps import (
     WORK_ROWS,
     _below,
     _cap,
+    _choose,
     _extend,
-    _gain,
     _join,
     _place_new,
+    _shuffle,
     best_gain,
     finish,
     moves,
@@ -110,7 +112,6 @@ def _careful_values(
     side_work = side[0]
     players, _forced, _join_always, scoring, target = game
     nxt = seat + 1 if seat + 1 < players else 0
-    plain = scoring not in (SC_SNAKES, SC_FIRST_TO)
     pit = row[COL_SEATS + seat]
     best = -(1 << 62)
     ties = 0
@@ -119,14 +120,12 @@ def _careful_values(
             for c in range(size):
                 side_work[r, c] = work[r, c]
         after, own = _place_on(work, pairs, side_work, size, k, turn)
-        value = own * left if plain else _value(own, scoring, pit, target) * left
+        value = _value(own, scoring, pit, target) * left
         if not (scoring == SC_FIRST_TO and own > 0 and pit + own >= target):
             for code in range(counts.shape[0]):
                 if counts[code]:
                     gift, _ties = best_gain(side, moves(side, after, code, cards, game))
-                    if not plain:
-                        gift = _value(gift, scoring, row[COL_SEATS + nxt], target)
-                    value -= counts[code] * gift
+                    value -= counts[code] * _value(gift, scoring, row[COL_SEATS + nxt], target)
         values[k] = value
         if value > best:
             best = value
@@ -158,19 +157,11 @@ def careful_pick(
     scratch row, ``row`` the game's row of figures (the pits).
     """
     n = turn[0]
-    if n == 1:
-        return 0
-    work, pairs = arrays
-    if left == 0:
-        best, ties = best_gain(arrays, turn)
-        if best == 0:
-            return _below(rng, n)
-        for k in range(n):
-            values[k] = _gain(work, pairs, k, turn) if k < turn[1] + turn[2] else 0
-    else:
-        best, ties = _careful_values(
-            arrays, side, size, turn, counts, left, cards, game, seat, row, values
-        )
+    if n == 1 or left == 0:
+        return _choose(rng, BOT_GREEDY, arrays, turn)
+    best, ties = _careful_values(
+        arrays, side, size, turn, counts, left, cards, game, seat, row, values
+    )
     r = 0 if ties == 1 else _below(rng, ties)
     for k in range(n):
         if values[k] == best:
@@ -254,6 +245,12 @@ def rollouts(
     work = arrays[0]
     row = claims[0]
     total = int(counts.sum())
+    unseen = np.zeros(total, dtype=np.int64)  # the unseen cards, in code order
+    p = 0
+    for code in range(counts.shape[0]):
+        for _copy in range(counts[code]):
+            unseen[p] = code
+            p += 1
     order = np.zeros(total, dtype=np.int64)
     left = np.zeros(counts.shape[0], dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
@@ -261,14 +258,7 @@ def rollouts(
     actions = moves(arrays, size, drawn, cards, game)[0]
     for r in range(out.shape[1]):
         rng[0] = seed + np.uint64(r) * _GOLDEN
-        p = 0
-        for code in range(counts.shape[0]):
-            for _copy in range(counts[code]):
-                order[p] = code
-                p += 1
-        for k in range(total - 1, 0, -1):
-            j = _below(rng, k + 1)
-            order[k], order[j] = order[j], order[k]
+        _shuffle(order, unseen, rng)
         ties = rng[0]
         for a in range(actions):
             _set_up(table, size, pits, players, work, row)

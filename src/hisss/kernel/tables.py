@@ -19,6 +19,7 @@ snake, with the pits and the unseen cards.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -48,8 +49,10 @@ def card_tables() -> tuple[list[int], list[int], list[int]]:
     return kind, a, b
 
 
+@cache
 def card_arrays() -> tuple[Any, Any, Any]:
-    """The compiled code's ``cards`` tuple: :func:`card_tables` as arrays."""
+    """The compiled code's ``cards`` tuple: :func:`card_tables` as arrays (made once; not to be
+    written to)."""
     kind, a, b = card_tables()
     return np.array(kind, dtype=np.int64), np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
 
