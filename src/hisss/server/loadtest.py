@@ -508,9 +508,10 @@ def split_cpus() -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     not let a program choose its CPUs.
 
     The load generator does about half as much work as the server. On the same CPUs the two
-    wake each other across CPUs and take turns on them, and the server's figures swing with the
-    generator's; on CPUs of their own the figures are the server's (on this project's
-    two-CPU virtual machine, its CPU per step was about a tenth lower and steadier).
+    take turns on them and the server's figures include the generator's disturbance; on CPUs of
+    their own the figures are more nearly the server's alone (on a two-CPU virtual machine, in
+    ten runs paired with runs on shared CPUs, the server's CPU per step was lower in eight, by
+    7 % on average).
 
     >>> split = split_cpus()
     >>> split is None or (set(split[0]).isdisjoint(split[1]) and len(split[0]) >= 1)
