@@ -4,6 +4,7 @@ and whole games played to the end and started again."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -11,13 +12,22 @@ from typer.testing import CliRunner
 
 from hisss.cli import app
 from hisss.record import Seat
-from hisss.server.loadtest import KEYS, LoadTest, LoadTestError, Table, run_loadtest
+from hisss.server.loadtest import (
+    KEYS,
+    LoadTest,
+    LoadTestError,
+    LocalServer,
+    Table,
+    run_loadtest,
+    split_cpus,
+)
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 from support.server_process import ServerProcess
 
 
 @pytest.mark.system
 def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
+    cpus_before = os.sched_getaffinity(0)
     result = CliRunner().invoke(
         app, ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--json"]
     )
@@ -30,13 +40,34 @@ def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
     assert figures["actions_per_second"] > 0
     # Read from the server process the load test started (Linux shows it in /proc).
     assert figures["server_cpu_ms_per_step"] > 0
+    # The server ran on CPUs of its own where there are two or more; the load generator's
+    # thread is back on every CPU it had.
+    split = split_cpus()
+    assert figures["server_cpus"] == (",".join(map(str, split[0])) if split else None)
+    assert os.sched_getaffinity(0) == cpus_before
+
+
+@pytest.mark.system
+def test_the_started_server_runs_on_the_cpus_it_is_given(tmp_path: Path) -> None:
+    first = min(os.sched_getaffinity(0))
+    server = LocalServer(f"sqlite+aiosqlite:///{tmp_path / 'load.db'}", tmp_path, (first,))
+    try:
+        server.start()
+        assert server.proc is not None
+        threads = list(Path(f"/proc/{server.proc.pid}/task").iterdir())
+        assert len(threads) >= 2  # the event loop's and the database's
+        for thread in threads:
+            assert os.sched_getaffinity(int(thread.name)) == {first}
+    finally:
+        server.stop()
 
 
 @pytest.mark.system
 def test_games_are_played_to_the_end_and_new_ones_started() -> None:
-    figures = run_loadtest(2, 4, think=0.0, ramp=0.0, level="easy", seed=3)
+    figures = run_loadtest(2, 4, think=0.0, ramp=0.0, level="easy", seed=3, separate_cpus=False)
     assert figures.finished >= 2 and figures.games > figures.finished
     assert figures.errors == 0 and figures.lost_actions == 0
+    assert figures.server_cpus is None and figures.summary()["server_cpus"] is None
 
 
 def test_bad_arguments_are_refused_before_anything_starts() -> None:

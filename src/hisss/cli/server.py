@@ -196,6 +196,14 @@ def loadtest_command(
         str, typer.Option("--level", metavar="LEVEL", help="The bot that picks the actions.")
     ] = "easy",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the players' choices.")] = 1,
+    shared_cpus: Annotated[
+        bool,
+        typer.Option(
+            "--shared-cpus",
+            help="Let the started server and the load generator share every CPU (default: "
+            "each runs on its own half of them, where there are two or more).",
+        ),
+    ] = False,
 ) -> None:
     """Drive N concurrent online games over websockets and report throughput and latency.
 
@@ -210,7 +218,15 @@ def loadtest_command(
         db = database_url(database) if database is not None else None
         if as_json:
             figures = run_loadtest(
-                games, seconds, url=url, database=db, level=level, think=think, ramp=ramp, seed=seed
+                games,
+                seconds,
+                url=url,
+                database=db,
+                level=level,
+                think=think,
+                ramp=ramp,
+                seed=seed,
+                separate_cpus=not shared_cpus,
             )
             typer.echo(json.dumps(figures.summary()))
             return
@@ -233,6 +249,7 @@ def loadtest_command(
                 ramp=ramp,
                 seed=seed,
                 progress=progress,
+                separate_cpus=not shared_cpus,
             )
         table = Table(title=f"hisss loadtest: {games} concurrent games, {seconds:g} s")
         table.add_column("measure")

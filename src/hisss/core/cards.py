@@ -177,11 +177,8 @@ class Card:
         return self.b if side is self.a else self.a  # type: ignore[return-value]
 
     def __str__(self) -> str:
-        # The colours' values, not the colours: formatting an enum member costs several
-        # times more, and cards are written for every state a server sends.
-        if self.kind is MID:
-            return f"M:{self.a.value}-{self.b.value}"  # type: ignore[union-attr]
-        return f"{self.kind.value}:{'wild' if self.a is None else self.a.value}"
+        # Written once per card (_TEXTS): cards are written for every state a server sends.
+        return _TEXTS[self.code]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -216,6 +213,16 @@ for _a, _b in _MID_PAIRS:
 
 #: Every distinct card, in code order: heads, wild head, tails, wild tail, mid-sections.
 ALL_CARDS: tuple[Card, ...] = tuple(_INTERNED)
+
+
+def _notation(card: Card) -> str:
+    if card.kind is MID:
+        return f"M:{card.a}-{card.b}"
+    return f"{card.kind}:{'wild' if card.a is None else card.a}"
+
+
+#: The notation of each card, by code.
+_TEXTS: tuple[str, ...] = tuple(_notation(card) for card in ALL_CARDS)
 
 
 def card_from_code(code: int) -> Card:

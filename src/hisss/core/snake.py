@@ -23,6 +23,12 @@ from typing import NamedTuple
 from hisss.core.cards import HEAD, MID, TAIL, WILD, Card, Colour, Wild, parse_card
 from hisss.core.errors import NotationError, SnakeError
 
+#: A mid-section's notation as it lies, by its left and right colours (written for every state a
+#: server sends).
+_MID_LAID: dict[tuple[Colour, Colour], str] = {
+    (left, right): f"M:{left}-{right}" for left in Colour for right in Colour if left is not right
+}
+
 #: The colour of one end of a snake: a colour, ``WILD`` (a lone wild neck) or ``None`` (closed).
 EndColour = Colour | Wild | None
 
@@ -82,7 +88,7 @@ class Snake(NamedTuple):
                     right = self.path[i + 1]
                     assert isinstance(right, Colour)
                     left = card.other(right)
-                out.append(f"M:{left.value}-{card.other(left).value}")
+                out.append(_MID_LAID[left, card.other(left)])
             else:
                 out.append(str(card))
         return out

@@ -518,6 +518,7 @@ class LiveGame:
         phase = self.phase
         to_move = self.to_move
         legal = state.legal_actions() if phase is Phase.PLACE else []
+        legal_texts = [str(a) for a in legal]
         message = {
             "type": "state",
             "game": self.id,
@@ -527,8 +528,12 @@ class LiveGame:
             "phase": phase.value,
             "to_move": to_move + 1 if to_move is not None else None,
             "drawn": str(state.drawn) if state.drawn is not None else None,
-            "legal": [str(a) for a in legal],
-            "claims": {str(a): n for a in legal if (n := claim_of(state, a))},
+            "legal": legal_texts,
+            "claims": {
+                text: n
+                for a, text in zip(legal, legal_texts, strict=True)
+                if (n := claim_of(state, a))
+            },
             **table_view(state, result, self._snake_texts),
             "turn": state.turns,
             "seats": self.seat_views(presence),

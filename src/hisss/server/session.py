@@ -313,7 +313,7 @@ class Session:
                 )
             return
         try:
-            message = json.loads(text, parse_constant=_not_json)
+            message = _READER.decode(text)
         except (ValueError, RecursionError):
             self.send_error(ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON"))
             return
@@ -509,6 +509,11 @@ def _version(message: dict[str, Any], *, required: bool) -> int:
 def _not_json(word: str) -> object:
     """Python's reader takes NaN and Infinity, which are not JSON (and could be echoed back)."""
     raise ValueError(f"{word} is not JSON")
+
+
+#: The reader of clients' messages, made once (``json.loads`` with an option makes one per call).
+#: Not orjson: it reads integers past 64 bits as floats, which would change what a message means.
+_READER = json.JSONDecoder(parse_constant=_not_json)
 
 
 def _short(value: object) -> object:

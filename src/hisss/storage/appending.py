@@ -173,6 +173,8 @@ def append(
                 f"game {game_id}: step {entry.seq} is taken or out of order"
             )
         cursor.execute(adding.sql, adding.values(action))
+        if seat_change is not None:
+            _change_seat(cursor, dialect, game_id, seat_change)
     except dbapi.IntegrityError:
         raise SequenceConflictError(
             f"game {game_id}: step {entry.seq} was stored by another writer"
@@ -181,27 +183,37 @@ def append(
         raise StorageError(f"the database failed: {failure_reason(exc)}") from exc
     finally:
         cursor.close()
-    if seat_change is not None:
-        _change_seat(connection, game_id, seat_change)
     return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
 
 
-def _change_seat(connection: Connection, game_id: str, seat_change: SeatChange) -> None:
-    # Compare-and-set: a copy of the game that is out of date (a seat was taken since,
-    # elsewhere) must not change the seat behind anyone's back.
-    seats = _SEATS.c
-    changed = connection.execute(
-        update(_SEATS)
-        .where(
-            seats.game_id == game_id,
-            seats.seat == seat_change.seat,
-            seats.kind
-            == (SeatKind.PERSON if seat_change.kind is SeatKind.BOT else SeatKind.BOT).value,
-            seats.open.is_(seat_change.was_open),
-        )
-        .values(kind=seat_change.kind.value, level=seat_change.level, open=False)
+#: A seat's change, a compare-and-set: a copy of the game that is out of date (a seat was
+#: taken since, elsewhere) must not change the seat behind anyone's back.
+_CHANGE_SEAT = (
+    update(_SEATS)
+    .where(
+        _SEATS.c.game_id == bindparam("p_game"),
+        _SEATS.c.seat == bindparam("p_seat"),
+        _SEATS.c.kind == bindparam("p_was"),
+        _SEATS.c.open == bindparam("p_was_open"),
     )
-    if rowcount(changed) != 1:
+    .values(kind=bindparam("p_kind"), level=bindparam("p_level"), open=bindparam("p_open"))
+)
+
+
+def _change_seat(cursor: Any, dialect: Dialect, game_id: str, seat_change: SeatChange) -> None:
+    statement = _driver_statement(dialect, _CHANGE_SEAT)
+    was = SeatKind.PERSON if seat_change.kind is SeatKind.BOT else SeatKind.BOT
+    values = {
+        "p_game": game_id,
+        "p_seat": seat_change.seat,
+        "p_was": was.value,
+        "p_was_open": seat_change.was_open,
+        "p_kind": seat_change.kind.value,
+        "p_level": seat_change.level,
+        "p_open": False,
+    }
+    cursor.execute(statement.sql, statement.values(values))
+    if cursor.rowcount != 1:
         raise SequenceConflictError(
             f"game {game_id}: seat {seat_change.seat + 1} changed meanwhile"
         )

@@ -10,9 +10,13 @@ On PostgreSQL it is one statement sent to asyncpg itself (:meth:`Runner.run_driv
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import queue
+import sqlite3
+import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, create_engine, event, make_url
@@ -21,6 +25,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from hisss.storage.appending import failure_reason
 from hisss.storage.values import StorageError
 
 _T = TypeVar("_T")
@@ -183,12 +188,39 @@ class ThreadRunner(Runner):
         event.listen(self.engine, "connect", _sqlite_pragmas)
         self.dialect = "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hisss-sqlite")
+        #: The calls for the thread, in order; ``None`` ends it.
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="hisss-sqlite", daemon=True)
+        self._thread.start()
         #: The Core connection of :meth:`run_core`, kept open in the thread between calls.
         self._connection: Connection | None = None
         #: Calls of :meth:`run_core` waiting for the group commit under way to end.
         self._waiting: list[_Work] = []
         self._committing = False
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            job()
+
+    def _call(self, fn: Callable[..., _T], *args: Any) -> asyncio.Future[_T]:
+        """Run ``fn(*args)`` in the thread, after every call handed over before; a future of
+        the running event loop for its value or error. A thread of its own with a queue, not
+        an executor: an executor's future, chained to the event loop's, cost more per step
+        than the step's two statements."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[_T] = loop.create_future()
+
+        def job() -> None:
+            try:
+                answer: tuple[Any, BaseException | None] = (fn(*args), None)
+            except BaseException as exc:  # handed to the caller, as an executor would
+                answer = (None, exc)
+            # A closed event loop refuses the answer: nobody waits for it any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, future, *answer)
+
+        self._jobs.put(job)
+        return future
 
     def _transaction(self, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
         with self._sessions.begin() as session:
@@ -207,21 +239,25 @@ class ThreadRunner(Runner):
         """Run every call of ``batch`` in one transaction, each in a savepoint of its own (a
         call that fails leaves no trace and does not hinder the others), and commit once; each
         call's value or error. When the transaction itself fails (its commit), every call
-        gets that error: none of them is stored."""
+        gets that error: none of them is stored.
+
+        The transaction is the driver's own (``BEGIN``, ``SAVEPOINT``, ``COMMIT``), as are the
+        calls' statements: SQLAlchemy's transaction bookkeeping cost as much as the statements.
+        The Core connection handed to the calls is never begun, so it holds no state of its own
+        about the transaction."""
         connection = self._connect()
+        cursor = connection.connection.cursor()
         results: list[tuple[Any, BaseException | None]] = []
         try:
-            with connection.begin():
-                if len(batch) == 1:  # alone: the transaction itself is all or nothing
-                    fn, args, _future = batch[0]
+            cursor.execute("BEGIN")
+            if len(batch) == 1:  # alone: the transaction itself is all or nothing
+                fn, args, _future = batch[0]
+                try:
                     results.append((fn(connection, *args), None))
-                    return results
-                # pysqlite begins a transaction only before a write, and the release of a
-                # savepoint that began one commits it: begin it here, for one commit in all.
-                # The savepoints are the driver's own statements, not SQLAlchemy's nested
-                # transactions, whose bookkeeping cost as much as the steps' statements.
-                cursor = connection.connection.cursor()
-                cursor.execute("BEGIN")
+                except Exception as exc:
+                    cursor.execute("ROLLBACK")
+                    return [(None, exc)]
+            else:
                 for fn, args, _future in batch:
                     cursor.execute("SAVEPOINT step")
                     try:
@@ -232,11 +268,19 @@ class ThreadRunner(Runner):
                     else:
                         results.append((value, None))
                     cursor.execute("RELEASE step")
-                cursor.close()
+            cursor.execute("COMMIT")
         except Exception as exc:
+            # The transaction failed as a whole: a fresh connection for the next one (closing
+            # this one rolls back whatever it held).
+            error: BaseException = exc
+            if isinstance(exc, sqlite3.Error):
+                error = StorageError(f"the database failed: {failure_reason(exc)}")
+                error.__cause__ = exc
             self._connection = None
             connection.close()
-            return [(None, exc)] * len(batch)
+            return [(None, error)] * len(batch)
+        finally:
+            cursor.close()
         return results
 
     def _dispose(self) -> None:
@@ -247,8 +291,7 @@ class ThreadRunner(Runner):
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         self._check_open()
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._transaction, fn, args)
+        return await self._call(self._transaction, fn, args)
 
     async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run ``fn(connection, *args)`` in the next group commit (see the class docstring);
@@ -261,10 +304,10 @@ class ThreadRunner(Runner):
             # Not at once: the steps that other tasks send in the same turn of the event loop
             # (read from the same wake-up) join this commit.
             self._committing = True
-            loop.call_soon(self._next_batch, loop)
+            loop.call_soon(self._next_batch)
         return await future
 
-    def _next_batch(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _next_batch(self) -> None:
         """Hand every call waiting to the thread as one group commit (in the event loop)."""
         batch, self._waiting = self._waiting, []
         if self.closed:
@@ -274,17 +317,17 @@ class ThreadRunner(Runner):
                     future.set_exception(StorageError("the database is closed"))
             return
         self._committing = True
-        job = loop.run_in_executor(self._thread, self._core_batch, batch)
-        job.add_done_callback(lambda done: self._batch_done(loop, batch, done))
+        job = self._call(self._core_batch, batch)
+        job.add_done_callback(functools.partial(self._batch_done, batch))
 
     def _batch_done(
         self,
-        loop: asyncio.AbstractEventLoop,
         batch: list[_Work],
         job: asyncio.Future[list[tuple[Any, BaseException | None]]],
     ) -> None:
         self._committing = False
-        results = job.result()
+        error = job.exception()
+        results = job.result() if error is None else [(None, error)] * len(batch)
         for (_fn, _args, future), (value, error) in zip(batch, results, strict=True):
             if future.done():  # the caller stopped waiting: its call ran all the same
                 continue
@@ -293,16 +336,25 @@ class ThreadRunner(Runner):
             else:
                 future.set_exception(error)
         if self._waiting:
-            self._next_batch(loop)
+            self._next_batch()
 
     async def close(self) -> None:
         if self.closed:
             return
         self.closed = True  # no transaction is handed over after this one
-        loop = asyncio.get_running_loop()
         # Queued behind every transaction already handed over, and in the connection's thread.
-        await loop.run_in_executor(self._thread, self._dispose)
-        self._thread.shutdown(wait=False)
+        await self._call(self._dispose)
+        self._jobs.put(None)
+
+
+def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
+    """Give ``future`` a call's value or error, unless its caller stopped waiting."""
+    if future.done():
+        return
+    if error is None:
+        future.set_result(value)
+    else:
+        future.set_exception(error)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
