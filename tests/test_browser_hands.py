@@ -212,3 +212,47 @@ def test_hands_face_up_for_teaching_show_every_hand(
     shot(page, screenshot_dir, "hands-face-up-desktop")
     watch.check(server)
     context.close()
+
+
+def test_levels_whose_bots_do_not_play_hands_are_not_offered_with_hands(
+    server: Server, browser: Browser
+) -> None:
+    # The gentle bot does not play the hand variant: with hands chosen, every form of the first
+    # screen offers only the levels that do, and a game starts where the server used to refuse.
+    watch = Watch()
+    context = new_context(browser, watch, DESKTOP)
+    page = open_page(context, watch, server.url + "/")
+    options = server.get("/api/options")["levels"]
+    assert [level["name"] for level in options if not level["hands"]] == ["gentle"]
+
+    create = page.locator("form.create")
+    seat_level = create.locator(".seat-level").first
+    seat_level.select_option("gentle")
+    create.get_by_label(HANDS_LABEL).check()
+    expect(create.locator(".seat-level").first).to_have_value("easy")
+    expect(create.locator(".seat-level option[value=gentle]").first).to_be_disabled()
+    create.get_by_role("button", name="Create the game").click()
+    created = page.locator(".created .game-code").inner_text()
+    bots = [s for s in server.get(f"/api/games/{created}")["seats"] if s["kind"] == "bot"]
+    assert [s["level"] for s in bots] == ["easy"]
+
+    page = open_page(context, watch, server.url + "/")
+    quick = page.locator("form.quick")
+    level = quick.locator(".quick-level")
+    level.select_option("gentle")
+    quick.get_by_label(HANDS_LABEL).check()
+    expect(level).to_have_value("easy")
+    expect(level.locator("option[value=gentle]")).to_be_disabled()
+    quick.get_by_label(HANDS_LABEL).uncheck()
+    expect(level.locator("option[value=gentle]")).to_be_enabled()
+    level.select_option("gentle")  # kept as the level of the bots on one device below
+
+    device = page.locator(".device-form")
+    device.locator(".device-bots").select_option("1")
+    device.get_by_label(HANDS_LABEL).check()
+    device.get_by_role("button", name="Start the game").click()
+    code = started(page)
+    bots = [s for s in server.get(f"/api/games/{code}")["seats"] if s["kind"] == "bot"]
+    assert [s["level"] for s in bots] == ["easy"]
+    watch.check(server)
+    context.close()

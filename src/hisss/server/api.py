@@ -24,7 +24,7 @@ from hisss.record import GameRecord, Seat, SeatKind
 from hisss.server import replays
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, seat_view
-from hisss.server.hands import for_seats
+from hisss.server.hands import for_seats, plays_hands
 from hisss.server.service import GameService
 from hisss.server.settings import PACES, Settings
 from hisss.server.setup import build_spec
@@ -139,7 +139,12 @@ async def options(request: Request) -> dict[str, Any]:
         "presets": {name: rules.to_mapping() for name, rules in PRESETS.items()},
         "rule_options": Rules().to_mapping(),
         "decks": {name: {"size": deck.size} for name, deck in BUILTIN_DECKS.items()},
-        "levels": [{"name": name, "help": LEVEL_HELP[name]} for name in LEVEL_NAMES],
+        # "hands": whether the level's bot plays the hand variant (a game with hands refuses
+        # the others).
+        "levels": [
+            {"name": name, "help": LEVEL_HELP[name], "hands": plays_hands(name)}
+            for name in LEVEL_NAMES
+        ],
         "players": {"min": 2, "max": 5, "max_with_six_players": 6},
         "away_seconds": settings.away_seconds,
         "unseen_seconds": settings.unseen_seconds,

@@ -34,7 +34,17 @@ def levels_for(rules: Rules) -> tuple[str, ...]:
     whose bot plays it."""
     if not rules.hand_size:
         return LEVEL_NAMES
-    return tuple(name for name in LEVEL_NAMES if LEVELS[name].bot in HAND_POLICIES)
+    return tuple(name for name in LEVEL_NAMES if plays_hands(name))
+
+
+def plays_hands(level: str) -> bool:
+    """Whether the bot of ``level`` (a name of :data:`hisss.bots.LEVEL_NAMES`) plays the hand
+    variant.
+
+    >>> plays_hands("expert"), plays_hands("gentle")
+    (True, False)
+    """
+    return LEVELS[level].bot in HAND_POLICIES
 
 
 def check_level(rules: Rules, level: str, where: str = "") -> None:

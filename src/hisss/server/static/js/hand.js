@@ -14,7 +14,7 @@ const SUGGESTED = 3;
  * The lobby's hand options: a checkbox for the variant, the hand size (3 when it is chosen) and
  * hands face up. `nextId` makes element ids; `rules()` is the `set` options chosen.
  */
-export function handOptions(nextId) {
+export function handOptions(nextId, onToggle = () => {}) {
   const useId = nextId("hands");
   const sizeId = nextId("hand-size");
   const openId = nextId("hands-open");
@@ -35,6 +35,7 @@ export function handOptions(nextId) {
     size.disabled = !use.checked;
     open.disabled = !use.checked;
     if (use.checked) size.value = String(SUGGESTED);
+    onToggle(use.checked);
   });
   const node = h(
     "fieldset",

@@ -120,6 +120,34 @@ export class LobbyPage {
       : ["easy", "medium", "hard", "expert", "gentle"];
   }
 
+  /** The levels whose bots play the hand variant (a game with hands refuses the others). */
+  handLevels() {
+    const opts = this.options;
+    return opts && opts.levels.length
+      ? opts.levels.filter((l) => l.hands).map((l) => l.name)
+      : ["easy", "medium", "hard", "expert"];
+  }
+
+  /** `level`, or with hands (`withHands`) the first level that plays them if it does not. */
+  fitLevel(level, withHands) {
+    const allowed = this.handLevels();
+    return !withHands || allowed.includes(level) ? level : allowed[0];
+  }
+
+  /** Disable a level select's levels that do not play hands while they are chosen, and move
+   * its choice to one that does (telling its `change` listeners). */
+  fitLevelSelect(select, withHands) {
+    const allowed = this.handLevels();
+    for (const option of select.options) {
+      option.disabled = withHands && !allowed.includes(option.value);
+    }
+    const fitted = this.fitLevel(select.value, withHands);
+    if (fitted !== select.value) {
+      select.value = fitted;
+      select.dispatchEvent(new Event("change"));
+    }
+  }
+
   paceSelect(id, value, onchange) {
     return h(
       "select",
@@ -184,7 +212,7 @@ export class LobbyPage {
       save();
     });
     const error = h("p", { class: "form-error", role: "alert" });
-    const hands = handOptions(nextId);
+    const hands = handOptions(nextId, (on) => this.fitLevelSelect(level, on));
     return h(
       "form",
       {
@@ -308,7 +336,10 @@ export class LobbyPage {
               set: hands.rules(),
               seats: [
                 ...clean.map((name) => ({ kind: "person", name: name || null })),
-                ...Array.from({ length: bots }, () => ({ kind: "bot", level: prefs.quick.level })),
+                ...Array.from({ length: bots }, () => ({
+                  kind: "bot",
+                  level: this.fitLevel(prefs.quick.level, Boolean(hands.rules().hand_size)),
+                })),
               ],
             },
             error,
@@ -373,7 +404,11 @@ export class LobbyPage {
       t("pace.label"),
       this.paceSelect(nextId("pace"), pace, (value) => (pace = value)),
     );
-    const hands = handOptions(nextId);
+    let withHands = false;
+    const hands = handOptions(nextId, (on) => {
+      withHands = on;
+      drawSeats();
+    });
     const seatList = h("ol", { class: "seat-setup" });
     const drawSeats = () => {
       replace(
@@ -429,6 +464,7 @@ export class LobbyPage {
             ];
           } else {
             const levelId = nextId("level");
+            seat.level = this.fitLevel(seat.level, withHands);
             detail = [
               h(
                 "label",
@@ -445,7 +481,11 @@ export class LobbyPage {
                 levels.map((level) =>
                   h(
                     "option",
-                    { value: level, selected: seat.level === level },
+                    {
+                      value: level,
+                      selected: seat.level === level,
+                      disabled: withHands && !this.handLevels().includes(level),
+                    },
                     `${t(`level.${level}`)} – ${t(`levelHelp.${level}`)}`,
                   ),
                 ),
