@@ -161,6 +161,18 @@ async def kill_and_restart(
         began = time.monotonic()
         await runs.start(server)
         kills.append(Kill(progress, unfinished, time.monotonic() - began))
+        # Play goes on in the new run before anything else: with steps of a millisecond or two,
+        # the games could pass the next mark before the players reconnect, and the next kill
+        # would come before this run had acknowledged anything.
+        run = len(runs.numbers)
+        await wait_until_async(
+            lambda: (
+                sum(bool(g.acks[run]) for g in games) >= INTERRUPTED  # noqa: B023
+                or all(g.over for g in games)
+            ),
+            what=f"run {run} of the server to acknowledge steps of {INTERRUPTED} games",
+            timeout=max(deadline - time.monotonic(), 0),
+        )
     return kills
 
 
