@@ -5,6 +5,7 @@ Both import the server, and so the ``web`` extra, only when they run.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -216,18 +217,20 @@ def loadtest_command(
             from hisss.server.loadtest import KEYS, Figures, run_loadtest  # noqa: PLC0415
             from hisss.storage import database_url  # noqa: PLC0415
         db = database_url(database) if database is not None else None
+        run = functools.partial(
+            run_loadtest,
+            games,
+            seconds,
+            url=url,
+            database=db,
+            level=level,
+            think=think,
+            ramp=ramp,
+            seed=seed,
+            separate_cpus=not shared_cpus,
+        )
         if as_json:
-            figures = run_loadtest(
-                games,
-                seconds,
-                url=url,
-                database=db,
-                level=level,
-                think=think,
-                ramp=ramp,
-                seed=seed,
-                separate_cpus=not shared_cpus,
-            )
+            figures = run()
             typer.echo(json.dumps(figures.summary()))
             return
         console = Console(stderr=True)
@@ -239,18 +242,7 @@ def loadtest_command(
                     f"{figures.errors} errors"
                 )
 
-            figures = run_loadtest(
-                games,
-                seconds,
-                url=url,
-                database=db,
-                level=level,
-                think=think,
-                ramp=ramp,
-                seed=seed,
-                progress=progress,
-                separate_cpus=not shared_cpus,
-            )
+            figures = run(progress=progress)
         table = Table(title=f"hisss loadtest: {games} concurrent games, {seconds:g} s")
         table.add_column("measure")
         table.add_column("value", justify="right")

@@ -328,13 +328,9 @@ class ThreadRunner(Runner):
         self._committing = False
         error = job.exception()
         results = job.result() if error is None else [(None, error)] * len(batch)
-        for (_fn, _args, future), (value, error) in zip(batch, results, strict=True):
-            if future.done():  # the caller stopped waiting: its call ran all the same
-                continue
-            if error is None:
-                future.set_result(value)
-            else:
-                future.set_exception(error)
+        for (_fn, _args, future), (value, failure) in zip(batch, results, strict=True):
+            # A caller that stopped waiting is skipped: its call ran all the same.
+            _settle(future, value, failure)
         if self._waiting:
             self._next_batch()
 

@@ -411,6 +411,7 @@ export class LobbyPage {
     });
     const seatList = h("ol", { class: "seat-setup" });
     const drawSeats = () => {
+      const handLevels = this.handLevels();
       replace(
         seatList,
         this.seats.map((seat, i) => {
@@ -484,7 +485,7 @@ export class LobbyPage {
                     {
                       value: level,
                       selected: seat.level === level,
-                      disabled: withHands && !this.handLevels().includes(level),
+                      disabled: withHands && !handLevels.includes(level),
                     },
                     `${t(`level.${level}`)} – ${t(`levelHelp.${level}`)}`,
                   ),
