@@ -4,6 +4,7 @@ in the state (claims, the log, the expert's hint), and the longer wait of a seat
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -323,11 +324,41 @@ async def test_a_database_of_the_first_schema_is_upgraded(tmp_path: Path) -> Non
         )
     store = await Store.open(f"sqlite+pysqlite:///{path}")
     try:
-        assert await store.schema_version() == SCHEMA_VERSION == 2
+        assert await store.schema_version() == SCHEMA_VERSION == 3
         [old] = await store.list_games(GameStatus.FINISHED, public=True)
         assert old.code == "OLDONE" and old.public and old.pace == "normal"
     finally:
         await store.close()
+
+
+def _indexes(path: Path) -> set[str]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+
+
+async def test_a_database_of_the_second_schema_loses_the_log_index_the_unique_one_repeats(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "v2.db"
+    store = await Store.open(f"sqlite+pysqlite:///{path}")
+    await store.close()
+    assert "ix_actions_game_id" not in _indexes(path)  # a new database never has it
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # the second schema had it
+        db.execute("CREATE INDEX ix_actions_game_id ON actions (game_id)")
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    store = await Store.open(f"sqlite+pysqlite:///{path}")
+    try:
+        assert await store.schema_version() == 3
+    finally:
+        await store.close()
+    indexes = _indexes(path)
+    assert "ix_actions_game_id" not in indexes
+    # Every look-up of a game's log still has an index: the unique one, game first.
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        plan = db.execute(
+            "EXPLAIN QUERY PLAN SELECT seq FROM actions WHERE game_id = 'g' ORDER BY seq"
+        ).fetchall()
+    assert "USING COVERING INDEX" in str(plan) or "USING INDEX" in str(plan), plan
 
 
 def test_the_paces_are_ordered_and_scale_with_the_bot_delay() -> None:

@@ -9,13 +9,13 @@ goes with an entry is a compare-and-set on the seat's row. :class:`hisss.storage
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, Table, bindparam, insert, select, update
+from sqlalchemy import Dialect, Table, bindparam, insert, select, update
 from sqlalchemy.sql.dml import Update, UpdateBase
 
 from hisss.record import SeatKind
@@ -65,34 +65,49 @@ _ADD_ACTION = insert(_ACTIONS).values(
 )
 
 
-@dataclass(frozen=True, slots=True)
 class DriverStatement:
     """A Core statement compiled once for a dialect: the driver's own SQL, the names of its
-    parameters in order, and SQLAlchemy's conversion of each value (a time, JSON) to what the
-    driver takes, so that the values stored are those SQLAlchemy itself would store."""
+    parameters in order, and SQLAlchemy's conversion of a value (a time, JSON) to what the
+    driver takes where the type has one, so that the values stored are those SQLAlchemy itself
+    would store.
 
-    sql: str
-    names: tuple[str, ...]
-    converters: tuple[Callable[[Any], Any] | None, ...]
+    >>> from sqlalchemy.dialects import sqlite
+    >>> statement = _driver_statement(sqlite.dialect(), _ADD_ACTION)
+    >>> statement.sql.split(" (")[0], statement.names[:3]
+    ('INSERT INTO actions', ('game_id', 'seq', 'kind'))
+    >>> now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+    >>> row = dict(game_id="g", seq=1, kind="draw", seat=0, action=None, card="T:red",
+    ...            by_seat=None, created_at=now)
+    >>> statement.values(row)
+    ['g', 1, 'draw', 0, None, 'T:red', None, '2026-12-01 20:00:00.000000']
+    """
 
-    def values(self, given: dict[str, Any]) -> tuple[Any, ...]:
-        """The parameters in the driver's order, converted."""
-        return tuple(
-            value if convert is None else convert(value)
-            for convert, value in zip(
-                self.converters, map(given.__getitem__, self.names), strict=True
-            )
+    __slots__ = ("_converted", "_pick", "names", "sql")
+
+    def __init__(self, dialect: Dialect, statement: UpdateBase) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql: str = compiled.string
+        self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
+        self._pick = operator.itemgetter(*self.names)
+        converters = (
+            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            for name in self.names
+        )
+        #: The positions whose values are converted, and how.
+        self._converted: tuple[tuple[int, Callable[[Any], Any]], ...] = tuple(
+            (i, convert) for i, convert in enumerate(converters) if convert is not None
         )
 
+    def values(self, given: dict[str, Any]) -> list[Any]:
+        """The parameters in the driver's order, converted."""
+        picked = self._pick(given)
+        values = list(picked) if len(self.names) > 1 else [picked]
+        for i, convert in self._converted:
+            values[i] = convert(values[i])
+        return values
 
-@cache
-def _driver_statement(dialect: Dialect, statement: UpdateBase) -> DriverStatement:
-    compiled = statement.compile(dialect=dialect)
-    names = tuple(compiled.positiontup or ())
-    converters = tuple(
-        compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
-    )
-    return DriverStatement(compiled.string, names, converters)
+
+_driver_statement = cache(DriverStatement)
 
 
 def _append_values(
@@ -150,7 +165,8 @@ async def append_statement(
 
 
 def append(
-    connection: Connection,
+    cursor: Any,
+    dialect: Dialect,
     game_id: str,
     entry: LogEntry,
     status: GameStatus | None,
@@ -158,14 +174,12 @@ def append(
     seat_change: SeatChange | None,
 ) -> LogEntry:
     # The hottest write of the server: two statements compiled once, run on the driver's own
-    # cursor. Through SQLAlchemy's execution (even of Core statements compiled once) the two
-    # cost several times more than the statements themselves.
+    # cursor (see Runner.run_core). Through SQLAlchemy's execution (even of Core statements
+    # compiled once) the two cost several times more than the statements themselves.
     now, advance, action = _append_values(game_id, entry, status, result)
-    dialect = connection.dialect
     moving = _driver_statement(dialect, _advance(status is not None, result is not None))
     adding = _driver_statement(dialect, _ADD_ACTION)
     dbapi = dialect.loaded_dbapi
-    cursor = connection.connection.cursor()
     try:
         cursor.execute(moving.sql, moving.values(advance))
         if cursor.rowcount != 1:
@@ -181,8 +195,6 @@ def append(
         ) from None
     except dbapi.Error as exc:
         raise StorageError(f"the database failed: {failure_reason(exc)}") from exc
-    finally:
-        cursor.close()
     return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
 
 

@@ -24,7 +24,7 @@ from sqlalchemy.exc import ArgumentError
 from hisss.core import HisssError
 
 #: The version of the schema this code writes; stored in the ``meta`` table.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _EXAMPLES = "sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
 #: The driver used for each database, and the other drivers mapped to it.

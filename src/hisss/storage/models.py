@@ -89,9 +89,9 @@ class ActionRow(Base):
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), index=True
-    )
+    # No index of its own: the unique (game_id, seq) index serves every look-up by game (its
+    # first column), and a second index was one more page written with every step.
+    game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(12))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)

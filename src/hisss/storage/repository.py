@@ -297,11 +297,13 @@ class Store:
 
 #: What brings a database of each older schema version to the next one. Version 2 adds who sees
 #: a game in the lobby and its bots' pace; the games of version 1 were all listed, and stay so.
+#: Version 3 drops an index that only repeated part of another.
 _UPGRADES = {
     1: (
         "ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT TRUE",
         "ALTER TABLE games ADD COLUMN pace VARCHAR(8) NOT NULL DEFAULT 'normal'",
     ),
+    2: ("DROP INDEX IF EXISTS ix_actions_game_id",),
 }
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import queue
 import sqlite3
 import threading
@@ -59,7 +58,8 @@ class Runner:
         raise NotImplementedError
 
     async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run ``fn(connection, *args)`` as one transaction on a Core connection."""
+        """Run ``fn(cursor, dialect, *args)`` as one transaction, on a cursor of the driver's
+        own connection: for statements compiled once (see :mod:`hisss.storage.appending`)."""
         raise NotImplementedError
 
     async def run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
@@ -126,7 +126,7 @@ class AsyncRunner(Runner):
     async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
         self._check_open()
         async with self.engine.begin() as connection:
-            return await connection.run_sync(fn, *args)
+            return await connection.run_sync(_on_cursor, fn, args)
 
     has_driver = True
 
@@ -192,8 +192,10 @@ class ThreadRunner(Runner):
         self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="hisss-sqlite", daemon=True)
         self._thread.start()
-        #: The Core connection of :meth:`run_core`, kept open in the thread between calls.
+        #: The Core connection of :meth:`run_core`, kept open in the thread between calls, and
+        #: the one cursor of its driver connection that every group commit uses.
         self._connection: Connection | None = None
+        self._cursor: Any = None
         #: Calls of :meth:`run_core` waiting for the group commit under way to end.
         self._waiting: list[_Work] = []
         self._committing = False
@@ -226,14 +228,18 @@ class ThreadRunner(Runner):
         with self._sessions.begin() as session:
             return fn(session, *args)
 
-    def _connect(self) -> Connection:
-        # One connection kept open: checking one out of the pool for every step cost more than
-        # the step's statements. It shares the one SQLite connection with the sessions (the
-        # pool is static), used by this thread alone, one transaction at a time.
+    def _connect(self) -> Any:
+        # One connection kept open, with one cursor: checking a connection out of the pool for
+        # every step, and making a cursor, cost more than the step's statements. It shares the
+        # one SQLite connection with the sessions (the pool is static), used by this thread
+        # alone, one transaction at a time.
         connection = self._connection
         if connection is None or connection.closed or connection.invalidated:
             connection = self._connection = self.engine.connect()
-        return connection
+            driver = connection.connection.driver_connection
+            assert driver is not None  # a connection just checked out of the pool
+            self._cursor = driver.cursor()
+        return self._cursor
 
     def _core_batch(self, batch: list[_Work]) -> list[tuple[Any, BaseException | None]]:
         """Run every call of ``batch`` in one transaction, each in a savepoint of its own (a
@@ -243,17 +249,17 @@ class ThreadRunner(Runner):
 
         The transaction is the driver's own (``BEGIN``, ``SAVEPOINT``, ``COMMIT``), as are the
         calls' statements: SQLAlchemy's transaction bookkeeping cost as much as the statements.
-        The Core connection handed to the calls is never begun, so it holds no state of its own
-        about the transaction."""
-        connection = self._connect()
-        cursor = connection.connection.cursor()
+        The Core connection under it is never begun, so it holds no state of its own about the
+        transaction."""
+        cursor = self._connect()
+        dialect = self.engine.dialect
         results: list[tuple[Any, BaseException | None]] = []
         try:
             cursor.execute("BEGIN")
             if len(batch) == 1:  # alone: the transaction itself is all or nothing
                 fn, args, _future = batch[0]
                 try:
-                    results.append((fn(connection, *args), None))
+                    results.append((fn(cursor, dialect, *args), None))
                 except Exception as exc:
                     cursor.execute("ROLLBACK")
                     return [(None, exc)]
@@ -261,7 +267,7 @@ class ThreadRunner(Runner):
                 for fn, args, _future in batch:
                     cursor.execute("SAVEPOINT step")
                     try:
-                        value = fn(connection, *args)
+                        value = fn(cursor, dialect, *args)
                     except Exception as exc:
                         cursor.execute("ROLLBACK TO step")
                         results.append((None, exc))
@@ -276,17 +282,19 @@ class ThreadRunner(Runner):
             if isinstance(exc, sqlite3.Error):
                 error = StorageError(f"the database failed: {failure_reason(exc)}")
                 error.__cause__ = exc
-            self._connection = None
-            connection.close()
+            self._drop_connection()
             return [(None, error)] * len(batch)
-        finally:
-            cursor.close()
         return results
 
+    def _drop_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            self._cursor.close()
+            self._cursor = None
+            connection.close()
+
     def _dispose(self) -> None:
-        if self._connection is not None:
-            self._connection.close()
-            self._connection = None
+        self._drop_connection()
         self.engine.dispose()
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
@@ -294,8 +302,8 @@ class ThreadRunner(Runner):
         return await self._call(self._transaction, fn, args)
 
     async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run ``fn(connection, *args)`` in the next group commit (see the class docstring);
-        returns once that is committed."""
+        """Run ``fn(cursor, dialect, *args)`` in the next group commit (see the class
+        docstring); returns once that is committed."""
         self._check_open()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[_T] = loop.create_future()
@@ -317,17 +325,23 @@ class ThreadRunner(Runner):
                     future.set_exception(StorageError("the database is closed"))
             return
         self._committing = True
-        job = self._call(self._core_batch, batch)
-        job.add_done_callback(functools.partial(self._batch_done, batch))
+        loop = asyncio.get_running_loop()
+
+        def job() -> None:
+            try:
+                results = self._core_batch(batch)
+            except BaseException as exc:  # handed to the callers, as for a single call
+                results = [(None, exc)] * len(batch)
+            # A closed event loop refuses the answers: nobody waits for them any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._batch_done, batch, results)
+
+        self._jobs.put(job)
 
     def _batch_done(
-        self,
-        batch: list[_Work],
-        job: asyncio.Future[list[tuple[Any, BaseException | None]]],
+        self, batch: list[_Work], results: list[tuple[Any, BaseException | None]]
     ) -> None:
         self._committing = False
-        error = job.exception()
-        results = job.result() if error is None else [(None, error)] * len(batch)
         for (_fn, _args, future), (value, failure) in zip(batch, results, strict=True):
             # A caller that stopped waiting is skipped: its call ran all the same.
             _settle(future, value, failure)
@@ -341,6 +355,15 @@ class ThreadRunner(Runner):
         # Queued behind every transaction already handed over, and in the connection's thread.
         await self._call(self._dispose)
         self._jobs.put(None)
+
+
+def _on_cursor(connection: Connection, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
+    """``fn(cursor, dialect, *args)`` on a cursor of ``connection``'s driver connection."""
+    cursor = connection.connection.cursor()
+    try:
+        return fn(cursor, connection.dialect, *args)
+    finally:
+        cursor.close()
 
 
 def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
