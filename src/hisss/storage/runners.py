@@ -2,8 +2,8 @@
 
 :class:`ThreadRunner` serves SQLite, :class:`AsyncRunner` PostgreSQL; the repository hands either
 plain synchronous SQLAlchemy code and never knows which one runs it. The hottest write, appending
-a step, runs on a bare :class:`~sqlalchemy.engine.Connection` instead (:meth:`Runner.run_core`):
-it uses Core statements only, and the ORM session's bookkeeping cost more than the statements.
+a step, runs on a cursor of the driver's own connection instead (:meth:`Runner.run_core`): its
+Core statements are compiled once, and the ORM session's bookkeeping cost more than they do.
 On PostgreSQL it is one statement sent to asyncpg itself (:meth:`Runner.run_driver`).
 """
 
