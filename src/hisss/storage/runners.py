@@ -228,7 +228,7 @@ class ThreadRunner(Runner):
         with self._sessions.begin() as session:
             return fn(session, *args)
 
-    def _connect(self) -> Any:
+    def _kept_cursor(self) -> Any:
         # One connection kept open, with one cursor: checking a connection out of the pool for
         # every step, and making a cursor, cost more than the step's statements. It shares the
         # one SQLite connection with the sessions (the pool is static), used by this thread
@@ -251,7 +251,7 @@ class ThreadRunner(Runner):
         calls' statements: SQLAlchemy's transaction bookkeeping cost as much as the statements.
         The Core connection under it is never begun, so it holds no state of its own about the
         transaction."""
-        cursor = self._connect()
+        cursor = self._kept_cursor()
         dialect = self.engine.dialect
         results: list[tuple[Any, BaseException | None]] = []
         try:
