@@ -24,7 +24,6 @@ from sqlalchemy import (
     Table,
     func,
     select,
-    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -38,9 +37,10 @@ from hisss.storage.appending import (
     rowcount,
     utc_now,
 )
-from hisss.storage.database import SCHEMA_VERSION, display_url
-from hisss.storage.models import ActionRow, Base, GameRow, MetaRow, ReplayRow, SeatRow
+from hisss.storage.database import display_url
+from hisss.storage.models import ActionRow, GameRow, MetaRow, ReplayRow, SeatRow
 from hisss.storage.runners import AsyncRunner, Runner, ThreadRunner
+from hisss.storage.schema import migrate
 from hisss.storage.values import (
     EntryKind,
     GameStatus,
@@ -295,33 +295,8 @@ class Store:
 # ---------------------------------------------------------------------- the transactions
 
 
-#: What brings a database of each older schema version to the next one. Version 2 adds who sees
-#: a game in the lobby and its bots' pace; the games of version 1 were all listed, and stay so.
-#: Version 3 drops an index that only repeated part of another.
-_UPGRADES = {
-    1: (
-        "ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT TRUE",
-        "ALTER TABLE games ADD COLUMN pace VARCHAR(8) NOT NULL DEFAULT 'normal'",
-    ),
-    2: ("DROP INDEX IF EXISTS ix_actions_game_id",),
-}
-
-
 def _prepare(session: Session) -> None:
-    Base.metadata.create_all(session.connection())
-    row = session.get(MetaRow, "schema_version")
-    if row is None:
-        session.add(MetaRow(key="schema_version", value=str(SCHEMA_VERSION)))
-        return
-    if not row.value.isdigit() or int(row.value) > SCHEMA_VERSION:
-        raise StorageError(
-            f"has schema version {row.value!r}, newer than this hisss reads "
-            f"({SCHEMA_VERSION}); upgrade hisss"
-        )
-    for version in range(int(row.value), SCHEMA_VERSION):
-        for statement in _UPGRADES[version]:
-            session.execute(text(statement))
-    row.value = str(SCHEMA_VERSION)
+    migrate(session.connection())
 
 
 def _ping(session: Session) -> None:
