@@ -13,6 +13,8 @@ saying the version, so that an older hisss refuses a database newer than it read
 
 from __future__ import annotations
 
+import logging
+
 from alembic import command
 from alembic.config import Config
 from alembic.migration import MigrationContext
@@ -24,6 +26,11 @@ from hisss.storage.values import StorageError
 
 #: The key of PostgreSQL's advisory lock that migrations hold ("hiss" in ASCII).
 LOCK_KEY = 0x68697373
+
+log = logging.getLogger("hisss.storage")
+#: Alembic's own logger, which says each revision it runs at level INFO: an upgrade is logged
+#: once, below, and creating a new database not at all.
+_alembic_log = logging.getLogger("alembic.runtime.migration")
 
 #: Where the revisions are: the package :mod:`hisss.storage.migrations`.
 SCRIPT_LOCATION = "hisss.storage:migrations"
@@ -51,8 +58,15 @@ def migrate(connection: Connection) -> None:
         command.stamp(config, revision_of(stored))
     elif current is not None and current not in known:
         raise StorageError(_too_new(current))
-    command.upgrade(config, "head")
+    level = _alembic_log.level
+    _alembic_log.setLevel(logging.WARNING)
+    try:
+        command.upgrade(config, "head")
+    finally:
+        _alembic_log.setLevel(level)
     _write_version(connection)
+    if stored is not None and stored < SCHEMA_VERSION:
+        log.info("database upgraded from schema %d to %d", stored, SCHEMA_VERSION)
 
 
 def _lock(connection: Connection) -> None:
