@@ -18,7 +18,7 @@ Redis carries no game state, only news.
 * **Presence.** The sorted set ``hisss:here:<id>`` holds ``<seat>:<process>`` for every seat a
   session of that process holds, scored with the time its claim expires; each process renews its
   claims every :data:`HEARTBEAT` seconds, so the seats of a process that died count as away
-  :data:`EXPIRY` seconds later (away from when the others noticed). The hash
+  three heartbeats later (away from when the others noticed). The hash
   ``hisss:away:<id>`` holds when each seat was last left, and ``hisss:first:<id>`` when anyone
   first followed the game. Each process mirrors these for
   the games it follows (read on subscribing, on each ``"presence"`` news and every heartbeat),
@@ -47,8 +47,6 @@ log = logging.getLogger("hisss.server.redis")
 
 #: Seconds between a process's renewals of its presence claims (and re-reads of others').
 HEARTBEAT = 2.0
-#: Seconds after which a claim that was not renewed no longer counts.
-EXPIRY = 3 * HEARTBEAT
 #: Seconds the presence keys of a game nobody follows any more are kept.
 KEEP = 86_400
 #: Seconds a Redis command may take before it counts as failed.

@@ -28,8 +28,8 @@ from hisss.storage.values import StorageError
 LOCK_KEY = 0x68697373
 
 log = logging.getLogger("hisss.storage")
-#: Alembic's own logger, which says each revision it runs at level INFO: an upgrade is logged
-#: once, below, and creating a new database not at all.
+#: Alembic's own logger, which says what it does at level INFO: an upgrade is logged once, by
+#: :func:`migrate`, and opening a database of the newest schema not at all.
 _alembic_log = logging.getLogger("alembic.runtime.migration")
 
 #: Where the revisions are: the package :mod:`hisss.storage.migrations`.
@@ -47,6 +47,18 @@ def migrate(connection: Connection) -> None:
 
     Raises :class:`StorageError` for a database newer than this hisss reads, or one whose tables
     say no version."""
+    level = _alembic_log.level
+    _alembic_log.setLevel(logging.WARNING)
+    try:
+        stored = _migrate(connection)
+    finally:
+        _alembic_log.setLevel(level)
+    if stored is not None and stored < SCHEMA_VERSION:
+        log.info("database upgraded from schema %d to %d", stored, SCHEMA_VERSION)
+
+
+def _migrate(connection: Connection) -> int | None:
+    """See :func:`migrate`; the version the database had, if any."""
     _lock(connection)
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
@@ -58,15 +70,9 @@ def migrate(connection: Connection) -> None:
         command.stamp(config, revision_of(stored))
     elif current is not None and current not in known:
         raise StorageError(_too_new(current))
-    level = _alembic_log.level
-    _alembic_log.setLevel(logging.WARNING)
-    try:
-        command.upgrade(config, "head")
-    finally:
-        _alembic_log.setLevel(level)
+    command.upgrade(config, "head")
     _write_version(connection)
-    if stored is not None and stored < SCHEMA_VERSION:
-        log.info("database upgraded from schema %d to %d", stored, SCHEMA_VERSION)
+    return stored
 
 
 def _lock(connection: Connection) -> None:
