@@ -142,7 +142,7 @@ def test_evaluation_is_exact_at_the_end_and_sums_margins() -> None:
     assert state.is_terminal()
     values = DEFAULT_EVALUATOR.values(state)
     assert values == [float(state.pit_cards(s)) for s in range(3)]
-    assert DEFAULT_EVALUATOR.margin(state, 0) == margin_of(values, 0)
+    assert margin_of(values, 0) == values[0] - max(values[1:])
     # Without the estimated terms the evaluation is the score so far, at any point.
     plain = Evaluator(Weights(now=0.0, race=0.0))
     state.undo()

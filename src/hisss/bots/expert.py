@@ -29,13 +29,9 @@ rollouts only from three players up), searched with two players instead:
   the static evaluation (:mod:`hisss.bots.evaluation`) at its leaves picks the placement with the
   best expected final card margin, within its node budget.
 
-The depth of 1 and the solver's 7 cards make a lean expert that thinks twenty times less than the
-earlier defaults (a second draw of search and the solver from 9 cards: 0.5 s against 11.5 s over
-the same 20 games of ``hisss movetimes expert --games 20 --seed 3``), for no difference in
-strength that mirrored measures can show: the earlier expert won 52.7% of 4,000 games against
-``greedy`` (seed 21, interval 51.4-54.1%); the lean one 52.9% of 4,000 on the same deals
-(51.6-54.2%, ``examples/objectives.py``) and 51.8% of a 10,000-game tournament (seed 21,
-50.9-52.6%). Its median decision with a choice takes about 2 ms.
+The depth of 1 and the solver's 7 cards make a lean expert: a second draw of search and the
+solver from 9 cards think about twenty times longer for no strength that mirrored measures can
+show (docs/strategy.md has the figures).
 
 The rollouts are counted, not timed, and draw their deals from the bot's generator, so the
 expert's moves are deterministic for a seed on any machine (tournaments rely on it). The search's
