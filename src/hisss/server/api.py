@@ -166,7 +166,7 @@ async def options(request: Request) -> dict[str, Any]:
 
 
 @cache
-def _catalog_answer(language: str) -> tuple[bytes, str]:
+def catalog_answer(language: str) -> tuple[bytes, str]:
     """The body of a language's catalog and its entity tag (a digest of the body)."""
     body = json.dumps(web_catalog(language), ensure_ascii=False, separators=(",", ":"))
     data = body.encode("utf-8")
@@ -200,7 +200,7 @@ async def texts(lang: LanguageKey, request: Request) -> Response:
             ErrorCode.NOT_FOUND,
             f"there is no catalog for the language {lang!r} (languages: {', '.join(LANGUAGES)})",
         )
-    body, etag = _catalog_answer(lang)
+    body, etag = catalog_answer(lang)
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if _matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
