@@ -1,0 +1,204 @@
+"""The limits that keep the server up under hostile clients, in process: hosts, trusted proxies,
+look-ups, body deadlines, connections per address, spectators, ``sync`` and hints, and replies
+that cannot be encoded. The real server under attack: ``test_hostile.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from hisss.core import ConfigError
+from hisss.server import Settings, create_app
+from hisss.server.app import Guard
+from hisss.server.metrics import Metrics
+from hisss.server.run import bound_names
+from hisss.server.session import CLOSE_BUSY
+from support.web import ALA, BOT, expect, hello, new_game
+
+Client = Callable[..., TestClient]
+
+
+@pytest.fixture
+def make(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+    """An in-process server with changed settings, seen from the client address ``client``."""
+    opened: list[TestClient] = []
+
+    def start(client: tuple[str, int] = ("203.0.113.5", 5000), **options: Any) -> TestClient:
+        settings = Settings(
+            database=f"sqlite+pysqlite:///{tmp_path / f'h{len(opened)}.db'}",
+            **{"bot_delay": 0.0, **options},
+        )
+        test_client = TestClient(create_app(settings), client=client)
+        test_client.__enter__()
+        opened.append(test_client)
+        return test_client
+
+    yield start
+    for test_client in opened:
+        test_client.__exit__(None, None, None)
+
+
+def test_a_foreign_host_gets_400_and_the_bound_names_are_the_default(make: Client) -> None:
+    client = make(allowed_hosts=("localhost", "127.0.0.1"))
+    assert client.get("/healthz", headers={"Host": "localhost:8000"}).status_code == 200
+    refused = client.get("/healthz", headers={"Host": "rebound.example"})
+    assert refused.status_code == 400
+    made = client.post("/api/games", json={"seats": [ALA, BOT]}, headers={"Host": "evil.example"})
+    assert made.status_code == 400
+    assert client.get("/api/games", headers={"Host": "localhost"}).json()["open"] == []
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect("/ws/games/x", headers={"Host": "evil.example"}),
+    ):
+        pass
+    assert bound_names("127.0.0.1") == ("localhost", "127.0.0.1", "::1")
+    assert "games.example.org" in bound_names("games.example.org")
+    with pytest.raises(ConfigError, match="wildcard"):
+        Settings(database="x", allowed_hosts=("games.*.org",))
+
+
+def test_forwarded_headers_count_only_from_trusted_proxies(make: Client) -> None:
+    # Not a trusted proxy: rotating X-Forwarded-For gives no fresh bucket.
+    direct = make(http_burst=3)
+    answers = [
+        direct.post(
+            "/api/games",
+            json={"seats": [ALA, BOT]},
+            headers={"X-Forwarded-For": f"198.51.100.{n}"},
+        ).status_code
+        for n in range(6)
+    ]
+    assert answers.count(201) == 3 and answers.count(429) == 3
+    # Behind a trusted proxy, each forwarded client has its own bucket; the client is the
+    # rightmost address that is not a proxy.
+    proxied = make(client=("10.0.0.2", 5000), http_burst=1, forwarded_allow_ips=("10.0.0.0/8",))
+    firsts = [
+        proxied.post(
+            "/api/games",
+            json={"seats": [ALA, BOT]},
+            headers={"X-Forwarded-For": f"1.1.1.1, 198.51.100.{n}, 10.0.0.9"},
+        ).status_code
+        for n in range(4)
+    ]
+    assert firsts == [201] * 4
+    again = proxied.post(
+        "/api/games",
+        json={"seats": [ALA, BOT]},
+        headers={"X-Forwarded-For": "7.7.7.7, 198.51.100.0"},
+    )
+    assert again.status_code == 429
+    with pytest.raises(ConfigError, match="forwarded-allow-ips"):
+        Settings(database="x", forwarded_allow_ips=("not-an-address",))
+
+
+def test_game_lookups_are_rate_limited_per_address(make: Client) -> None:
+    client = make(lookup_burst=5, lookup_rate_per_second=0.1)
+    codes = [client.get(f"/api/games/NOPE{n:02d}").status_code for n in range(8)]
+    assert codes[:5] == [404] * 5 and codes[5:] == [429] * 3
+    assert client.get("/healthz").status_code == 200  # never limited
+
+
+async def test_a_body_that_does_not_arrive_in_time_gets_408() -> None:
+    settings = Settings(database="x", body_timeout=0.2)
+    reached: list[object] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope)
+
+    parts = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal parts
+        parts += 1
+        if parts > 1:  # the first part comes at once, the rest never
+            await asyncio.sleep(5)
+        return {"type": "http.request", "body": b"{", "more_body": True}
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/games",
+        "headers": [(b"content-type", b"application/json")],
+        "client": ("203.0.113.5", 5000),
+    }
+    began = time.monotonic()
+    await Guard(app, settings, Metrics())(scope, receive, send)
+    assert time.monotonic() - began < 3
+    assert sent[0]["status"] == 408 and b"too_slow" in sent[1]["body"]
+    assert reached == []  # the application never saw the request
+
+
+def test_connections_per_address_and_spectators_per_game_are_capped(make: Client) -> None:
+    client = make(max_connections_per_address=3, max_spectators=2)
+    game = new_game(client, ALA, BOT)
+    path = game["websocket"]
+    with client.websocket_connect(path) as one, client.websocket_connect(path) as two:
+        hello(one, None)
+        hello(two, None)
+        with client.websocket_connect(path) as third:
+            third.send_json({"type": "hello", "role": "spectator"})
+            assert expect(third, "error")["code"] == "busy"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == CLOSE_BUSY
+        # The seat's holder still gets in (not a spectator), and the address is then full.
+        with client.websocket_connect(path) as seat:
+            hello(seat, game["seats"][0]["token"])
+            with client.websocket_connect(path) as fourth:
+                assert fourth.receive_json()["code"] == "busy"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    fourth.receive_json()
+                assert closed.value.code == CLOSE_BUSY
+    # Closed connections free their places.
+    with client.websocket_connect(path) as again:
+        hello(again, None)
+
+
+def test_sync_and_hints_have_budgets(make: Client) -> None:
+    client = make(sync_burst=2, sync_rate_per_second=0.01, hint_burst=1, hint_rate_per_second=0.01)
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, game["seats"][0]["token"])
+        for _ in range(3):
+            ws.send_json({"type": "sync"})
+        assert expect(ws, "error")["code"] == "rate_limited"
+        ws.send_json({"type": "draw", "version": state["version"]})
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "state" and message["phase"] == "place":
+                break
+        ws.send_json({"type": "hint"})
+        assert expect(ws, "hint")["seat"] == 1
+        ws.send_json({"type": "hint"})
+        assert expect(ws, "error")["code"] == "rate_limited"
+
+
+def test_a_reply_that_cannot_be_encoded_becomes_an_error(make: Client) -> None:
+    client = make()
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        hello(ws, game["seats"][0]["token"])
+        ws.send_text('{"type": "\\ud800"}')
+        error = expect(ws, "error")
+        assert error["code"] == "bad_message" and "surrogate" in error["message"]
+        ws.send_json({"type": "ping", "data": 7})
+        assert expect(ws, "pong")["data"] == 7  # the connection still answers
+
+
+def test_the_cap_leaves_room_for_the_server_files() -> None:
+    from hisss.server.connections import connection_cap, raise_file_limit  # noqa: PLC0415
+
+    limit = raise_file_limit()
+    assert 16 <= connection_cap(limit) < limit
