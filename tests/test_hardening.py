@@ -5,6 +5,7 @@ that cannot be encoded. The real server under attack: ``test_hostile.py``."""
 from __future__ import annotations
 
 import asyncio
+import statistics
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -202,3 +203,70 @@ def test_the_cap_leaves_room_for_the_server_files() -> None:
 
     limit = raise_file_limit()
     assert 16 <= connection_cap(limit) < limit
+
+
+async def test_a_new_sqlite_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    from hisss.storage import Store  # noqa: PLC0415
+
+    path = tmp_path / "private.db"
+    store = await Store.open(f"sqlite+pysqlite:///{path}")
+    try:
+        await store.count_games()
+    finally:
+        await store.close()
+    made = [p for p in tmp_path.iterdir() if p.name.startswith("private.db")]
+    assert path in made
+    for file in made:
+        assert file.stat().st_mode & 0o777 == 0o600, file
+
+
+def test_a_bot_takes_the_pace_whatever_it_thinks(
+    make: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's placement shows up one step delay after its draw, however long it thought (here
+    it thinks 0 or 0.15 s by turns): the visible delay says nothing of its hand."""
+    import hisss.server.service as service_module  # noqa: PLC0415
+
+    real = service_module.make_level  # type: ignore[attr-defined]
+    turns = 0
+
+    class Slow:
+        def __init__(self, level: str) -> None:
+            self.bot = real(level)
+
+        def move(self, state: Any, rng: Any) -> Any:
+            nonlocal turns
+            turns += 1
+            time.sleep(0.15 if turns % 2 else 0.0)
+            return self.bot.move(state, rng)
+
+    monkeypatch.setattr(service_module, "make_level", Slow)
+    client = make(bot_delay=0.5)  # 0.25 s before each of a bot's steps
+    game = new_game(client, ALA, BOT)
+    gaps: list[float] = []
+    with client.websocket_connect(game["websocket"]) as ws:
+        message = hello(ws, game["seats"][0]["token"])
+        drawn_at = None
+        while len(gaps) < 8:
+            if message["type"] == "state":
+                if message["phase"] == "over":
+                    break
+                event = message.get("last_event") or {}
+                now = time.monotonic()
+                if event.get("seat") == 2 and event.get("kind") == "draw":
+                    drawn_at = now
+                elif event.get("seat") == 2 and drawn_at is not None:
+                    gaps.append(now - drawn_at)
+                    drawn_at = None
+                if message["to_move"] == 1 and message["phase"] in ("draw", "place"):
+                    step: dict[str, Any] = {"type": "draw", "version": message["version"]}
+                    if message["phase"] == "place":
+                        step = {**step, "type": "play", "action": message["legal"][0]}
+                    ws.send_json(step)
+            message = ws.receive_json()
+    slow, quick = gaps[0::2], gaps[1::2]
+    assert turns >= 8
+    # Each gap is the pace (0.25 s) and the time to send a state (generous bounds for a busy
+    # machine); the slow thinker's gaps are not longer than the quick one's (before, by 0.15 s).
+    assert all(0.2 <= gap < 1.0 for gap in gaps), gaps
+    assert statistics.median(slow) - statistics.median(quick) < 0.08, gaps

@@ -549,7 +549,9 @@ def _serve_main(argv: list[str]) -> None:
     if len(argv) > 1:  # the CPUs of its own (see split_cpus), before any thread starts
         os.sched_setaffinity(0, [int(cpu) for cpu in argv[1].split(",")])
     logging.basicConfig(level=logging.WARNING)
-    settings = Settings(database=argv[0], bot_delay=0.0, http_rate_per_second=0.0)
+    settings = Settings(
+        database=argv[0], bot_delay=0.0, http_rate_per_second=0.0, lookup_rate_per_second=0.0
+    )
     serve(settings, "127.0.0.1", 0)
 
 

@@ -595,12 +595,17 @@ class GameService:
                     level = live.seats[seat].level or "medium"
                     rng = live.bot_rng()
                     delay = self.settings.step_delay(live.pace)
-                if delay > 0:
-                    await asyncio.sleep(delay)
+                # The pace is counted from the start of the bot's turn, its thinking
+                # included: a delay of the pace plus the thinking time would tell a watcher
+                # how many plays the bot's hidden hand offered.
+                began = time.monotonic()
                 choice = None
                 if thinking is not None:
                     bot = make_level(level)
                     choice = await asyncio.to_thread(bot.move, thinking, rng)
+                left = delay - (time.monotonic() - began)
+                if left > 0:
+                    await asyncio.sleep(left)
                 async with self._lock(game_id):
                     live = await self._load(game_id)
                     if live.version != version:

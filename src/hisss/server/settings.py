@@ -99,9 +99,9 @@ class Settings:
     #: addresses it is bound to).
     allowed_hosts: tuple[str, ...] | None = None
     #: Hints one seat may ask for: a burst of this many ...
-    hint_burst: int = 5
+    hint_burst: int = 10
     #: ... refilled at this many per second (per seat, and per client address).
-    hint_rate_per_second: float = 0.5
+    hint_rate_per_second: float = 1.0
     #: ``sync`` messages (the whole state and log) one connection may send: a burst of ...
     sync_burst: int = 5
     #: ... refilled at this many per second.
