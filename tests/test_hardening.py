@@ -5,6 +5,7 @@ that cannot be encoded. The real server under attack: ``test_hostile.py``."""
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -270,3 +271,85 @@ def test_a_bot_takes_the_pace_whatever_it_thinks(
     # machine); the slow thinker's gaps are not longer than the quick one's (before, by 0.15 s).
     assert all(0.2 <= gap < 1.0 for gap in gaps), gaps
     assert statistics.median(slow) - statistics.median(quick) < 0.08, gaps
+
+
+# ---------------------------------------------------------------------- names
+
+GOLDEN_GAME = Path(__file__).parent / "golden" / "classic-2p-rainbow.json"
+CODER = "👩\u200d💻 Ola"  # an emoji joined by a zero-width joiner: one grapheme
+REFUSED_NAMES = [
+    "Ala\x1b]0;owned\x07",  # sets a terminal's title
+    "\x1b[2JAla",  # clears the screen
+    "evil\u202egnp",  # a bidirectional override
+    "Al\u200ba",  # a zero-width space
+    "Ala\ue000",  # private use
+    "Ala\u2066x\u2069",  # a bidirectional isolate
+]
+
+
+def test_one_rule_for_names_counted_in_graphemes() -> None:
+    from hisss.record import MAX_NAME, SeatNameError, check_name, grapheme_count  # noqa: PLC0415
+
+    assert check_name(CODER) == CODER and grapheme_count(CODER) == 5
+    family = "👨\u200d👩\u200d👧\u200d👦"
+    assert grapheme_count(family * MAX_NAME) == MAX_NAME
+    assert check_name(family * MAX_NAME) == family * MAX_NAME  # 280 code points, 40 graphemes
+    with pytest.raises(SeatNameError, match="at most 40 characters, not 41"):
+        check_name("ż" * 41)
+    messages = set()
+    for name in REFUSED_NAMES:
+        with pytest.raises(SeatNameError) as refused:
+            check_name(name)
+        messages.add(str(refused.value).split(" (U+")[0])
+    assert messages == {
+        "a name may not hold control, bidirectional, zero-width or private-use characters"
+    }
+
+
+def test_the_web_forms_take_emoji_and_refuse_hidden_characters(make: Client) -> None:
+    client = make(http_burst=100)
+    made = client.post("/api/games", json={"seats": [{"kind": "person", "name": CODER}, BOT]})
+    assert made.status_code == 201, made.text
+    assert made.json()["seats"][0]["name"] == CODER
+    for name in REFUSED_NAMES:
+        refused = client.post("/api/games", json={"seats": [{"kind": "person", "name": name}, BOT]})
+        assert refused.status_code == 400
+        assert "control, bidirectional, zero-width" in refused.json()["error"]["message"]
+
+
+def test_uploads_and_replay_refuse_hidden_characters_and_print_none(
+    make: Client, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner  # noqa: PLC0415
+
+    from hisss.cli import app  # noqa: PLC0415
+
+    client = make(http_burst=100)
+    data = json.loads(GOLDEN_GAME.read_text(encoding="utf-8"))
+    data["seats"][0] = CODER
+    accepted = client.post("/api/replays", content=json.dumps(data, ensure_ascii=False))
+    assert accepted.status_code == 201, accepted.text
+    for name in REFUSED_NAMES:
+        data["seats"][0] = name
+        text = json.dumps(data, ensure_ascii=False)
+        upload = client.post("/api/replays", content=text.encode())
+        assert upload.status_code == 422
+        assert "control, bidirectional" in upload.json()["error"]["message"]
+        path = tmp_path / "hostile.json"
+        path.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(app, ["replay", str(path)])
+        assert result.exit_code == 2
+        shown = result.output
+        assert not any(ch < " " and ch != "\n" for ch in shown), shown
+        assert "\x1b" not in shown and "\u202e" not in shown and "\u200b" not in shown
+
+
+def test_players_on_the_command_line_follow_the_same_rule() -> None:
+    from hisss.core import Rules  # noqa: PLC0415
+    from hisss.tui.match import parse_players  # noqa: PLC0415
+
+    seats = parse_players(f"{CODER}, bot:easy", Rules())
+    assert seats[0].name == CODER
+    with pytest.raises(ConfigError, match="control, bidirectional") as refused:
+        parse_players("Ala\x1b[2J, bot:easy", Rules())
+    assert "\x1b" not in str(refused.value)
