@@ -299,4 +299,8 @@ def loadtest_command(
             table.add_row(f"error {kind}", str(count))
         if figures.throttled:
             table.add_row("games refused by the rate limit (retried)", str(figures.throttled))
+        if figures.reconnects:
+            table.add_row("seats connected again (server restarts)", str(figures.reconnects))
+        if figures.unreachable:
+            table.add_row("games not created: no server (retried)", str(figures.unreachable))
         stdout().print(table)

@@ -43,6 +43,9 @@ class Player(asyncio.Protocol):
         self.sent: tuple[int, float] | None = None
         self.quiet: asyncio.TimerHandle | None = None
         self.closing = False
+        #: The connection ended before the game or the test did (the server restarted, the
+        #: network failed): the load test connects the seat again.
+        self.lost = False
 
     def address(self) -> tuple[str, int]:
         """The server's host and port."""
@@ -85,8 +88,8 @@ class Player(asyncio.Protocol):
         if self.quiet is not None:
             self.quiet.cancel()
         if not self.closing and not self.table.over.is_set():
-            reason = type(exc).__name__ if exc is not None else "ConnectionClosed"
-            self.test.figures.error(f"connection: {reason}")
+            self.lost = True  # connected again by the load test, or counted as an error
+        self.closing = True
         if not self.done.done():
             self.done.set_result(None)
 
@@ -132,7 +135,9 @@ class Player(asyncio.Protocol):
 
     def _rebuilt(self, done: asyncio.Task[Game], message: dict[str, Any]) -> None:
         error = done.exception()
-        if error is not None:
+        if isinstance(error, OSError) and not self.closing:
+            self._drop()  # the server went away meanwhile: connect again
+        elif error is not None:
             self._fail(f"record: {type(error).__name__}")
         elif not self.closing:
             self._message(message)
@@ -156,7 +161,22 @@ class Player(asyncio.Protocol):
     # ------------------------------------------------------------------ the connection
 
     def _send(self, message: dict[str, Any]) -> None:
-        self.ws.send_text(orjson.dumps(message))
+        from websockets.exceptions import InvalidState  # noqa: PLC0415
+
+        try:
+            self.ws.send_text(orjson.dumps(message))
+        except InvalidState:  # the server is closing the connection (a restart)
+            self._drop()
+
+    def _drop(self) -> None:
+        """The connection is going: drop it; the load test connects the seat again."""
+        if not self.closing and not self.table.over.is_set():
+            self.lost = True
+        self.closing = True
+        if self.transport is not None:
+            self.transport.close()
+        elif not self.done.done():
+            self.done.set_result(None)
 
     def _flush(self) -> None:
         if self.transport is None or self.transport.is_closing():
