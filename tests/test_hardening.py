@@ -353,3 +353,31 @@ def test_players_on_the_command_line_follow_the_same_rule() -> None:
     with pytest.raises(ConfigError, match="control, bidirectional") as refused:
         parse_players("Ala\x1b[2J, bot:easy", Rules())
     assert "\x1b" not in str(refused.value)
+
+
+def test_a_flood_of_refusals_is_logged_in_a_few_lines() -> None:
+    import logging  # noqa: PLC0415
+
+    from hisss.server.logs import FloodFilter  # noqa: PLC0415
+
+    flood = FloodFilter(burst=5, rate=0.0)
+    access = logging.getLogger("uvicorn.access")
+
+    def line(status: int) -> logging.LogRecord:
+        return access.makeRecord(
+            "uvicorn.access",
+            logging.INFO,
+            __file__,
+            1,
+            '%s - "%s %s HTTP/%s" %d',
+            ("1.2.3.4:5", "GET", "/api/games/X", "1.1", status),
+            None,
+        )
+
+    passed = [flood.filter(line(429)) for _ in range(1000)]
+    assert sum(passed) == 5
+    assert all(flood.filter(line(200)) for _ in range(100))  # answers are never held back
+    flood.rate = 1000.0
+    time.sleep(0.01)
+    after = line(429)
+    assert flood.filter(after) and "995 more such lines left out" in str(after.msg)

@@ -24,6 +24,7 @@ from typing import Any
 from hisss.core import HisssError
 from hisss.server.app import create_app
 from hisss.server.hub import Hub, LocalHub
+from hisss.server.logs import limit_floods
 from hisss.server.redis_hub import RedisHub, RedisHubError
 from hisss.server.settings import Settings
 from hisss.storage import StorageError, Store, display_url
@@ -223,6 +224,7 @@ async def _serve(
             timeout_graceful_shutdown=5,
         )
         server = uvicorn.Server(config)
+        limit_floods()  # uvicorn has set its loggers up by now
         task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.02)
