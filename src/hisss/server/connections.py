@@ -105,6 +105,17 @@ class ConnectionLimits:
         self.refused: Counter[str] = Counter()
         self._reported = time.monotonic()
 
+    def evictable(self) -> Any:
+        """The connection to close for a new one when the cap is reached: of those waiting for
+        a request, the oldest from the address holding the most connections (an attacker
+        holds many, a player one or two); ``None`` when none waits."""
+        chosen, most = None, 0
+        for waiting in self.waiting:  # oldest first
+            held = self.by_address[waiting.address]
+            if held > most:
+                chosen, most = waiting, held
+        return chosen
+
     def is_proxy(self, address: str) -> bool:
         """True for an address of ``--forwarded-allow-ips``."""
         if self._trust_all:
@@ -144,7 +155,7 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
     """uvicorn's HTTP and websocket protocols, bound to ``limits``."""
 
     class Http(H11Protocol):
-        _address = ""
+        address = ""
         _counted = False
         _deadline: asyncio.TimerHandle | None = None
         _armed_for: object = None
@@ -152,13 +163,13 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             address = self.client[0] if self.client else "?"
-            self._address = address
+            self.address = address
             if limits.too_many_from(address):
                 limits.count("too many connections from one address")
                 self._refuse("too many connections from your address")
                 return
             if limits.open >= limits.total:
-                oldest = next(iter(limits.waiting), None)
+                oldest = limits.evictable()
                 if oldest is None:
                     limits.count("server full")
                     self._refuse("the server is full: try again in a moment")
@@ -222,7 +233,7 @@ def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[as
             self._disarm()
             if self._counted:
                 self._counted = False
-                limits.remove(self._address)
+                limits.remove(self.address)
             super().connection_lost(exc)
 
     class WebSocket(WebSocketsSansIOProtocol):

@@ -109,13 +109,33 @@ class FloodFilter(logging.Filter):
         return True
 
 
+#: A ``token`` in a query string, as a client may still send it (it is refused).
+_QUERY_TOKEN = re.compile(r"(?i)((?:^|[?&;])(?:token|access_token)=)[^&;#\s]*")
+
+
+class SecretFilter(logging.Filter):
+    """Hide the value of a ``token`` parameter in the access log's addresses: a token is
+    refused in an address, but the line that logs the refusal must not keep it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) > 2 and isinstance(args[2], str):
+            hidden = _QUERY_TOKEN.sub(r"\1[hidden]", args[2])
+            if hidden != args[2]:
+                record.args = (*args[:2], hidden, *args[3:])
+        return True
+
+
 def limit_floods() -> None:
-    """Put a :class:`FloodFilter` on uvicorn's loggers (after uvicorn has set them up)."""
+    """Put a :class:`FloodFilter` on uvicorn's loggers, and a :class:`SecretFilter` on its
+    access log (after uvicorn has set them up)."""
     flood = FloodFilter()
     for name in ("uvicorn.access", "uvicorn.error"):
         logger = logging.getLogger(name)
-        for old in [f for f in logger.filters if isinstance(f, FloodFilter)]:
+        for old in [f for f in logger.filters if isinstance(f, (FloodFilter, SecretFilter))]:
             logger.removeFilter(old)
+        if name == "uvicorn.access":
+            logger.addFilter(SecretFilter())
         logger.addFilter(flood)
 
 
