@@ -17,6 +17,26 @@ if TYPE_CHECKING:
     from hisss.server.loadtest import LoadTest, Table
 
 
+#: The first pause before a lost seat connects again, the longest, and how long past the test's
+#: end a seat keeps trying.
+RECONNECT_PAUSE = 0.25
+MAX_RECONNECT_PAUSE = 4.0
+RECONNECT_GRACE = 30.0
+
+
+def same(player: Player) -> Player:
+    """``player`` (a protocol factory for the event loop)."""
+    return player
+
+
+def refused(exc: BaseException) -> bool:
+    """True for a connection that found no server listening (it restarts)."""
+    reason = getattr(exc, "reason", None)
+    return isinstance(exc, (ConnectionRefusedError, ConnectionResetError)) or isinstance(
+        reason, (ConnectionRefusedError, ConnectionResetError)
+    )
+
+
 class Player(asyncio.Protocol):
     """One seat's websocket client: the sans-I/O protocol of the ``websockets`` library driven
     by the event loop's callbacks. Each message is handled as its bytes arrive, with no task

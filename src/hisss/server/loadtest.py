@@ -48,7 +48,14 @@ import orjson
 from hisss.bots import make_bot
 from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
 from hisss.record import Game, GameRecord, Seat, replay_game
-from hisss.server.loadclient import Player
+from hisss.server.loadclient import (
+    MAX_RECONNECT_PAUSE,
+    RECONNECT_GRACE,
+    RECONNECT_PAUSE,
+    Player,
+    refused,
+    same,
+)
 from hisss.server.run import loop_factory
 from hisss.storage import EntryKind
 
@@ -263,7 +270,7 @@ class LoadTest:
                 await asyncio.sleep(_retry_after(exc))
                 continue
             except (OSError, ValueError) as exc:
-                if _refused(exc):
+                if refused(exc):
                     self.figures.unreachable += 1  # the server restarts: wait for it
                 else:
                     self.figures.error(f"create: {type(exc).__name__}")
@@ -289,10 +296,10 @@ class LoadTest:
             player = Player(self, table, seat, rng)
             try:
                 host, port = player.address()
-                await loop.create_connection(functools.partial(_same, player), host, port)
+                await loop.create_connection(functools.partial(same, player), host, port)
             except (OSError, ValueError) as exc:
                 failure = f"connection: {type(exc).__name__}"
-                if not _refused(exc):
+                if not refused(exc):
                     self.figures.error(failure)
                     return
             else:
@@ -396,25 +403,6 @@ class LoadTest:
                 continue
             stored[table.id] = int(state["version"])
         self.count_lost(stored)
-
-
-#: The first pause before a lost seat connects again, the longest, and how long past the test's
-#: end a seat keeps trying.
-RECONNECT_PAUSE = 0.25
-MAX_RECONNECT_PAUSE = 4.0
-RECONNECT_GRACE = 30.0
-
-
-def _same(player: Player) -> Player:
-    return player
-
-
-def _refused(exc: BaseException) -> bool:
-    """True for a connection that found no server listening (it restarts)."""
-    reason = getattr(exc, "reason", None)
-    return isinstance(exc, (ConnectionRefusedError, ConnectionResetError)) or isinstance(
-        reason, (ConnectionRefusedError, ConnectionResetError)
-    )
 
 
 def process_cpu_seconds(pid: int) -> float | None:

@@ -31,7 +31,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -43,9 +43,9 @@ from hisss.server import logs
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import LiveGame, LogError
 from hisss.server.hub import Hub
-from hisss.server.limits import ClientBuckets
 from hisss.server.lobby import is_listed, listing
 from hisss.server.metrics import Metrics
+from hisss.server.quotas import Quotas, think_at_pace
 from hisss.server.settings import Settings
 from hisss.server.setup import CreatedGame, GameSpec, clean_name, new_token, token_hash
 from hisss.storage import (
@@ -90,19 +90,7 @@ class GameService:
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._stopping = False
         hub.attach(self._news)
-        #: Open websocket connections per client address, and spectators per game.
-        self._connections: Counter[str] = Counter()
-        self._spectators: Counter[str] = Counter()
-        #: Hint budgets per seat (game id and seat) and per client address.
-        self._seat_hints = ClientBuckets(settings.hint_burst, settings.hint_rate_per_second)
-        self._address_hints = ClientBuckets(
-            settings.hint_burst * 2, settings.hint_rate_per_second * 2
-        )
-        #: One hint is thought about at a time, on a thread of its own (off the event loop).
-        self._thinking = asyncio.Semaphore(1)
-        #: Connections closed by the server, by reason, logged at most once a minute.
-        self._closed: Counter[str] = Counter()
-        self._closed_reported = time.monotonic()
+        self.quotas = Quotas(settings)  # connections, spectators, hints
 
     # ------------------------------------------------------------------ life
 
@@ -415,60 +403,11 @@ class GameService:
         return live
 
     async def hint(self, game_id: str, seat: int, address: str = "?") -> Action:
-        """The expert bot's choice for ``seat``, which is to place its drawn card; a seat and a
-        client address have a budget of hints (:class:`ProtocolError` ``rate_limited``)."""
-        if not self._seat_hints.take(f"{game_id}/{seat}") or not self._address_hints.take(address):
-            raise ProtocolError(
-                ErrorCode.RATE_LIMITED,
-                f"at most {self.settings.hint_burst} hints at once, then one every "
-                f"{1 / max(self.settings.hint_rate_per_second, 1e-9):g} seconds",
-            )
+        """The expert's choice for ``seat`` (to place its drawn card), within the hint budgets."""
+        self.quotas.check_hint(game_id, seat, address)
         position, rng = (await self._load(game_id)).hint_position(seat)
-        async with self._thinking:
+        async with self.quotas.thinking:
             return await asyncio.to_thread(make_level("expert").move, position, rng)
-
-    # ------------------------------------------------------------------ connections
-
-    def connection_opened(self, address: str) -> bool:
-        """Count a websocket connection from ``address``; False (counted all the same) when the
-        address has as many as it may."""
-        self._connections[address] += 1
-        if self._connections[address] > self.settings.max_connections_per_address:
-            self.connections_closed("too many connections from one address")
-            return False
-        return True
-
-    def connection_closed(self, address: str) -> None:
-        """A websocket connection from ``address`` ended."""
-        self._connections[address] -= 1
-        if self._connections[address] <= 0:
-            del self._connections[address]
-
-    def spectator_joined(self, game_id: str) -> bool:
-        """Count a spectator of ``game_id``; False (not counted) when the game has as many as
-        it may."""
-        if self._spectators[game_id] >= self.settings.max_spectators:
-            self.connections_closed("too many spectators")
-            return False
-        self._spectators[game_id] += 1
-        return True
-
-    def spectator_left(self, game_id: str) -> None:
-        """A spectator of ``game_id`` left."""
-        self._spectators[game_id] -= 1
-        if self._spectators[game_id] <= 0:
-            del self._spectators[game_id]
-
-    def connections_closed(self, reason: str) -> None:
-        """Count a connection refused or closed by the server: one log line a minute says how
-        many and why (a client closed again and again must not flood the log)."""
-        self._closed[reason] += 1
-        now = time.monotonic()
-        if now - self._closed_reported >= 60 or sum(self._closed.values()) == 1:
-            summary = ", ".join(f"{n} {why}" for why, n in sorted(self._closed.items()))
-            log.info("connections refused or closed: %s", summary)
-            self._closed_reported = now
-            self._closed.clear()
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
@@ -595,17 +534,7 @@ class GameService:
                     level = live.seats[seat].level or "medium"
                     rng = live.bot_rng()
                     delay = self.settings.step_delay(live.pace)
-                # The pace is counted from the start of the bot's turn, its thinking
-                # included: a delay of the pace plus the thinking time would tell a watcher
-                # how many plays the bot's hidden hand offered.
-                began = time.monotonic()
-                choice = None
-                if thinking is not None:
-                    bot = make_level(level)
-                    choice = await asyncio.to_thread(bot.move, thinking, rng)
-                left = delay - (time.monotonic() - began)
-                if left > 0:
-                    await asyncio.sleep(left)
+                choice = await think_at_pace(level, thinking, rng, delay)
                 async with self._lock(game_id):
                     live = await self._load(game_id)
                     if live.version != version:

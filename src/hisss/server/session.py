@@ -214,7 +214,7 @@ class Session:
     async def run(self, key: str) -> None:
         """Serve the connection until it closes."""
         clients = self.service.metrics.clients
-        if not self.service.connection_opened(self.address):
+        if not self.service.quotas.connection_opened(self.address):
             try:
                 await self.ws.accept()
                 error = ProtocolError(
@@ -224,16 +224,16 @@ class Session:
                 )
                 await self._refuse(error, CLOSE_BUSY, "too many connections")
             finally:
-                self.service.connection_closed(self.address)
+                self.service.quotas.connection_closed(self.address)
             return
         clients.inc()
         try:
             await self._run(key)
         finally:
             clients.dec()
-            self.service.connection_closed(self.address)
+            self.service.quotas.connection_closed(self.address)
             if self.phase_was_spectator:
-                self.service.spectator_left(self.game_id)
+                self.service.quotas.spectator_left(self.game_id)
 
     async def _refuse(self, error: ProtocolError, code: int, reason: str) -> None:
         """Send ``error`` and close the connection with ``code``."""
@@ -285,7 +285,7 @@ class Session:
                 await asyncio.wait_for(writer, 5)
             writer.cancel()
         if close is not None:
-            self.service.connections_closed(close.reason)
+            self.service.quotas.connections_closed(close.reason)
             with contextlib.suppress(Exception):
                 await ws.close(close.code, close.reason)
 
@@ -294,7 +294,7 @@ class Session:
             text = await self.outbox.get()
             if text is None:
                 if self._too_slow:
-                    self.service.connections_closed("a client that reads too slowly")
+                    self.service.quotas.connections_closed("a client that reads too slowly")
                     with contextlib.suppress(Exception):
                         await self.ws.close(CLOSE_TOO_SLOW, "too slow")
                     return
@@ -308,7 +308,7 @@ class Session:
                 await asyncio.wait_for(self.ws.send_text(text), self.settings.send_timeout)
             except TimeoutError:
                 self.phase = Phase.CLOSED
-                self.service.connections_closed("a client that reads too slowly")
+                self.service.quotas.connections_closed("a client that reads too slowly")
                 with contextlib.suppress(Exception):
                     await self.ws.close(CLOSE_TOO_SLOW, "too slow")
                 return
@@ -507,7 +507,7 @@ class Session:
         role = message.get("role")
         if token is None and role == "spectator":
             self.live = await self.service.find(self.game_id)
-            if not self.service.spectator_joined(self.game_id):
+            if not self.service.quotas.spectator_joined(self.game_id):
                 error = ProtocolError(
                     ErrorCode.BUSY,
                     f"this game has {self.settings.max_spectators} spectators already",
