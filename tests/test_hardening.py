@@ -381,3 +381,51 @@ def test_a_flood_of_refusals_is_logged_in_a_few_lines() -> None:
     time.sleep(0.01)
     after = line(429)
     assert flood.filter(after) and "995 more such lines left out" in str(after.msg)
+
+
+async def test_a_sender_that_fails_closes_its_connection_with_a_code_and_a_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from typing import cast  # noqa: PLC0415
+
+    from starlette.websockets import WebSocket  # noqa: PLC0415
+
+    from hisss.server.service import GameService  # noqa: PLC0415
+    from hisss.server.session import CLOSE_SERVER_ERROR, CLOSE_TOO_SLOW, Session  # noqa: PLC0415
+
+    class Broken:
+        client = None
+
+        def __init__(self, failure: BaseException | None) -> None:
+            self.failure = failure
+            self.closed: list[int] = []
+
+        async def send_text(self, _text: str) -> None:
+            if self.failure is None:
+                await asyncio.sleep(60)  # a client that never reads: the write never ends
+                return
+            raise self.failure
+
+        async def close(self, code: int, _reason: str = "") -> None:
+            self.closed.append(code)
+
+    class Service:
+        class quotas:  # noqa: N801 - stands for the service's quotas
+            @staticmethod
+            def connections_closed(_reason: str) -> None:
+                pass
+
+    for failure, code, timeout in (
+        (ValueError("cannot send"), CLOSE_SERVER_ERROR, 15.0),
+        (None, CLOSE_TOO_SLOW, 0.2),
+    ):
+        socket = Broken(failure)
+        session = Session(
+            cast(WebSocket, socket),
+            cast(GameService, Service()),
+            Settings(database="x", send_timeout=timeout),
+        )
+        session.send({"type": "pong", "data": 1})
+        await asyncio.wait_for(session._write(), 5)
+        assert socket.closed[-1] == code
+    assert "sending to a client failed; closing it" in caplog.text
