@@ -342,6 +342,14 @@ def test_uploads_and_replay_refuse_hidden_characters_and_print_none(
         shown = result.output
         assert not any(ch < " " and ch != "\n" for ch in shown), shown
         assert "\x1b" not in shown and "\u202e" not in shown and "\u200b" not in shown
+    # A deck's name from the file is printed, and its control characters escaped.
+    data["seats"][0] = "Ala"
+    data["deck"]["name"] = "rain\x1b[2Jbow\x07"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "rain\\u{001B}[2Jbow\\u{0007}" in result.output
+    assert not any(ch < " " and ch != "\n" for ch in result.output)
 
 
 def test_players_on_the_command_line_follow_the_same_rule() -> None:
