@@ -27,7 +27,7 @@ from hisss.server.game import PROTOCOL_VERSION, seat_view
 from hisss.server.hands import for_seats, plays_hands
 from hisss.server.service import GameService
 from hisss.server.settings import PACES, Settings
-from hisss.server.setup import build_spec
+from hisss.server.setup import MAX_NAME, build_spec
 from hisss.storage import GameStatus
 
 
@@ -161,6 +161,15 @@ async def options(request: Request) -> dict[str, Any]:
             "rate_burst": settings.rate_burst,
             "http_burst": settings.http_burst,
             "http_rate_per_second": settings.http_rate_per_second,
+            "lookup_burst": settings.lookup_burst,
+            "lookup_rate_per_second": settings.lookup_rate_per_second,
+            "hint_burst": settings.hint_burst,
+            "hint_rate_per_second": settings.hint_rate_per_second,
+            "sync_burst": settings.sync_burst,
+            "sync_rate_per_second": settings.sync_rate_per_second,
+            "max_connections_per_address": settings.max_connections_per_address,
+            "max_spectators": settings.max_spectators,
+            "max_name_graphemes": MAX_NAME,
         },
     }
 
