@@ -428,6 +428,7 @@ async def attack(port: int, pid: int, seconds: float = 40.0) -> Figures:
     await asyncio.sleep(1.0)
     path = bots["websocket"]
     slow = asyncio.create_task(_slow_headers(port, _address(2), 60, seconds - 4))
+    await asyncio.sleep(1.0)  # the slow ones are in (or refused) before the cap fills
     fillers = [
         asyncio.create_task(_slow_headers(port, _address(10 + n), 30, seconds - 4))
         for n in range(8)
