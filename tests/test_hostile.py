@@ -89,8 +89,11 @@ def test_the_server_stays_up_under_hostile_clients(tmp_path: Path) -> None:
     # Ten connections of one seat asking for hints 20 times a second each, for 10 s: the seat's
     # budget (10 at once, then one a second) answered, the rest refused.
     assert 1 <= figures.hints_answered <= 10 + 10 + 3 and figures.hints_refused > 100, shown
-    # Forged forwarded headers give no fresh rate-limit bucket (30 at once per address).
-    assert figures.forged_created <= 30 and figures.forged_refused >= 28, shown
+    # Forged forwarded headers give no fresh rate-limit bucket (30 at once per address, then
+    # one a second while they are sent).
+    allowed = 30 + int(figures.forged_seconds) + 1
+    assert figures.forged_created <= allowed, shown
+    assert figures.forged_refused >= 60 - allowed, shown
     # A foreign Host is refused, websocket included.
     assert summary["foreign_statuses"] == [400], shown
     # The log stayed short: refusals are counted, not written one a line.

@@ -71,6 +71,8 @@ class Figures:
     hints_refused: int = 0
     forged_created: int = 0
     forged_refused: int = 0
+    #: Seconds the forged requests took (the limit refills meanwhile: one a second).
+    forged_seconds: float = 0.0
     foreign_statuses: list[int] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
@@ -106,6 +108,7 @@ class Figures:
             "hints_refused": self.hints_refused,
             "forged_created": self.forged_created,
             "forged_refused": self.forged_refused,
+            "forged_seconds": round(self.forged_seconds, 1),
             "foreign_statuses": sorted(set(self.foreign_statuses)),
         }
 
@@ -380,6 +383,7 @@ async def _hint_flood(port: int, game: dict[str, Any], seconds: float, out: Figu
 
 
 async def _forged(port: int, out: Figures) -> None:
+    began = time.monotonic()
     for n in range(60):
         body = json.dumps({"seats": [{"kind": "person"}, {"kind": "bot"}]}).encode()
         request = (
@@ -392,6 +396,7 @@ async def _forged(port: int, out: Figures) -> None:
             out.forged_created += 1
         elif status == 429:
             out.forged_refused += 1
+    out.forged_seconds = time.monotonic() - began
 
 
 async def _foreign(port: int, path: str, out: Figures) -> None:
