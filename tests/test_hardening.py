@@ -269,8 +269,8 @@ def test_a_bot_takes_the_pace_whatever_it_thinks(
     assert turns >= 8
     # Each gap is the pace (0.25 s) and the time to send a state (generous bounds for a busy
     # machine); the slow thinker's gaps are not longer than the quick one's (before, by 0.15 s).
-    assert all(0.2 <= gap < 1.0 for gap in gaps), gaps
-    assert statistics.median(slow) - statistics.median(quick) < 0.08, gaps
+    assert all(0.2 <= gap < 3.0 for gap in gaps), gaps
+    assert statistics.median(slow) - statistics.median(quick) < 0.1, gaps
 
 
 # ---------------------------------------------------------------------- names
