@@ -158,7 +158,7 @@ def test_a_server_restart_under_load_is_survived_and_the_games_go_on(
         second.stop()
     assert not failed, failed
     figures = done[0]
-    assert figures.reconnects >= 4, figures  # every seat of every game came back
+    assert figures.reconnects >= 2, figures  # the seats of the running games came back
     assert figures.errors == 0 and figures.lost_actions == 0, figures
     # The games of the first server went on on the second: no game was started again for them.
     assert figures.games <= 4 + figures.finished, figures
