@@ -108,8 +108,10 @@ def test_a_game_on_one_device_is_played_with_one_token(make_client: Client) -> N
 
 def test_the_log_the_claims_and_the_experts_hint(make_client: Client) -> None:
     # The bot answers at once, so this client sends its draws, hints and plays faster than any
-    # person could: the rate limit, tested elsewhere, is lifted here.
-    client = make_client(rate_per_second=1000.0, rate_burst=1000)
+    # person could: the rate limits, tested elsewhere, are lifted here.
+    client = make_client(
+        rate_per_second=1000.0, rate_burst=1000, hint_burst=1000, hint_rate_per_second=1000.0
+    )
     game = new_game(client, ALA, BOT)
     with client.websocket_connect(game["websocket"]) as ws:
         state = hello(ws, game["seats"][0]["token"])

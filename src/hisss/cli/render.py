@@ -13,7 +13,7 @@ from rich.table import Table
 
 from hisss.core import HandState, Result, Snake, State
 from hisss.i18n import explain_result, get_catalog
-from hisss.record import GameRecord, replay, replay_steps
+from hisss.record import GameRecord, printable, replay, replay_steps
 from hisss.sim.stats import describe_stat
 
 
@@ -258,7 +258,8 @@ def print_game(
     else:
         out.append(f"unfinished game: {_waiting(final)}")
     for line in out:
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
+        # The text comes from a file (names, a deck's name): nothing in it may drive the terminal.
+        console.print(printable(line), markup=False, highlight=False, soft_wrap=True)
 
 
 def _interval(pair: list[float] | None) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import sqlite3
 import threading
@@ -229,6 +230,7 @@ class ThreadRunner(Runner):
     def __init__(self, url: str, timeout: float) -> None:
         super().__init__(in_flight=1)  # one connection, one transaction at a time
         parts = make_url(url)
+        _create_private(parts.database)
         self.engine = create_engine(
             parts.set(drivername="sqlite+pysqlite"),
             # How long a write waits for another connection's lock (a backup, another program).
@@ -378,6 +380,18 @@ def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None
         future.set_result(value)
     else:
         future.set_exception(error)
+
+
+def _create_private(database: str | None) -> None:
+    """Create a new SQLite file readable and writable by its owner only: it holds the seeds of
+    running games. (SQLite gives its journal files the database file's permissions.)"""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    try:
+        descriptor = os.open(database, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except OSError:
+        return  # it exists already, or SQLite will say why it cannot be opened
+    os.close(descriptor)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
