@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import doctest
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -91,8 +92,6 @@ def test_the_architecture_map_names_every_package() -> None:
 
 
 def test_the_licence_is_at_the_root_and_goes_into_the_wheel() -> None:
-    import tomllib
-
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License"), "LICENSE holds the licence pyproject.toml declares"
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]

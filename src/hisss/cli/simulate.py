@@ -12,6 +12,7 @@ from hisss.bots import BOT_NAMES, make_bot, make_bots
 from hisss.cli.options import (
     AddressOption,
     BackendOption,
+    ClassicSetOption,
     DeckOption,
     JsonOption,
     PlayersOption,
@@ -32,7 +33,13 @@ from hisss.sim import simulate as run_simulate
 from hisss.sim.batch import Engine
 from hisss.sim.bench import DEFAULT_SECONDS
 from hisss.sim.executor import Backend, BackendKind
-from hisss.sim.headroom import CLAIRVOYANT_NODES, clairvoyant, exact_value
+from hisss.sim.headroom import (
+    CLAIRVOYANT_NODES,
+    EXACT_MAX_CARDS,
+    check_headroom_rules,
+    clairvoyant,
+    exact_value,
+)
 from hisss.sim.movetimes import move_times
 
 
@@ -141,7 +148,7 @@ def bench(
     ] = DEFAULT_SECONDS,
     players: PlayersOption = 2,
     rules: RulesOption = "classic",
-    rule_set_options: SetOption = None,
+    rule_set_options: ClassicSetOption = None,
     deck: DeckOption = "rainbow",
     fast: Annotated[
         bool,
@@ -216,14 +223,15 @@ def headroom(
     players: PlayersOption = 2,
     seed: SeedOption = 0,
     rules: RulesOption = "classic",
-    rule_set_options: SetOption = None,
+    rule_set_options: ClassicSetOption = None,
     deck: DeckOption = "rainbow",
     exact: Annotated[
         bool,
         typer.Option(
             "--exact",
             help="Instead of the clairvoyant: the exact best win share without knowing the order "
-            "(expectimax to the end; small decks only, e.g. docs/decks/tiny.toml).",
+            f"(expectimax to the end; decks of at most {EXACT_MAX_CARDS} cards, e.g. "
+            "docs/decks/tiny.toml).",
         ),
     ] = False,
     nodes: Annotated[
@@ -234,6 +242,7 @@ def headroom(
     ] = CLAIRVOYANT_NODES,
     workers: WorkersOption = 1,
     as_json: JsonOption = False,
+    progress: ProgressOption = None,
 ) -> None:
     """Upper bounds on what any player could win against OPPONENT in every other seat.
 
@@ -243,20 +252,28 @@ def headroom(
     """
     with errors():
         rule_set = checked_rules(rules, rule_set_options, players)
+        check_headroom_rules(rule_set)
         the_deck = resolve_deck(deck)
         if exact:
-            figures = exact_value(opponent, players, the_deck, rules=rule_set)
+            args: dict[str, Any] = {
+                "opponent": opponent,
+                "players": players,
+                "deck": the_deck,
+                "rules": rule_set,
+            }
+            figures = run_with_progress(exact_value, args, "searching", players, progress, "seats")
         else:
             if workers < 1:
                 raise ConfigError(f"workers must be a whole number of at least 1, not {workers}")
-            figures = clairvoyant(
-                opponent,
-                deals,
-                players,
-                seed,
-                rules=rule_set,
-                deck=the_deck,
-                nodes=nodes,
-                workers=workers,
-            )
+            args = {
+                "opponent": opponent,
+                "deals": deals,
+                "players": players,
+                "seed": seed,
+                "rules": rule_set,
+                "deck": the_deck,
+                "nodes": nodes,
+                "workers": workers,
+            }
+            figures = run_with_progress(clairvoyant, args, "searching", deals, progress, "deals")
     show(figures, as_json, print_headroom)
