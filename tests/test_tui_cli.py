@@ -169,7 +169,16 @@ def test_play_without_textual_says_what_to_install() -> None:
     )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [
-        "error: hisss play needs Textual: install the extra with pip install 'hisss[tui]'"
+        "error: hisss play needs the tui extra (textual is missing): pip install 'hisss[tui]'"
+    ]
+    # Any module of the extra: the one missing is named.
+    other = code.replace("sys.modules['textual']", "sys.modules['platformdirs']")
+    proc = subprocess.run(
+        [sys.executable, "-c", other], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "error: hisss play needs the tui extra (platformdirs is missing): pip install 'hisss[tui]'"
     ]
     # The other commands work without Textual.
     code = code.replace("'play', '--players', 'Ala,Ola'", "'simulate', '--games', '3'")
@@ -178,6 +187,23 @@ def test_play_without_textual_says_what_to_install() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "3 games" in proc.stdout
+
+
+def test_play_without_a_terminal_says_so_and_exits_2() -> None:
+    """Standard input from /dev/null (and output to a pipe): no game starts, nothing waits."""
+    with open(os.devnull, encoding="utf-8") as nothing:
+        proc = subprocess.run(
+            [sys.executable, "-m", "hisss.cli", "play", "--players", "Ala,bot:easy"],
+            stdin=nothing,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: hisss play needs a terminal"), lines
+    assert proc.stdout == ""
 
 
 def test_replay_reads_games_saved_by_play(tmp_path: Path) -> None:

@@ -26,6 +26,9 @@ from hisss.core import ConfigError, HisssError
 from hisss.i18n import LANGUAGES, detect_language, get_catalog
 from hisss.record import load_record, resolve_deck
 
+#: The modules of the ``tui`` extra that the terminal game imports.
+TUI_EXTRA = frozenset({"textual", "platformdirs", "numpy", "numba"})
+
 
 def play(
     players: Annotated[
@@ -97,12 +100,13 @@ def play(
     with it).
     """
     try:
-        from hisss import tui  # noqa: PLC0415  (Textual is the optional extra "tui")
+        from hisss import tui  # noqa: PLC0415  (the optional extra "tui")
     except ModuleNotFoundError as exc:
-        if (exc.name or "").partition(".")[0] != "textual":
+        missing = (exc.name or "").partition(".")[0]
+        if missing not in TUI_EXTRA:
             raise
         raise failure(
-            "hisss play needs Textual: install the extra with pip install 'hisss[tui]'"
+            f"hisss play needs the tui extra ({missing} is missing): pip install 'hisss[tui]'"
         ) from None
     with unexpected_errors(tui.saving.log_crash), errors():
         language = _language(lang)

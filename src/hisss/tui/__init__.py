@@ -11,8 +11,10 @@ and the log of unexpected errors. :func:`play` runs a game full screen.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+from hisss.core import ConfigError
 from hisss.i18n import get_catalog
 from hisss.tui import saving
 from hisss.tui.app import DEFAULT_DELAY, HisssApp
@@ -32,7 +34,13 @@ def play(
 ) -> HisssApp:
     """Play ``match`` full screen in ``language`` until the players quit; returns the app, which
     tells where an unfinished game is kept (:attr:`HisssApp.kept`) and the unexpected error that
-    stopped it, if any (:attr:`HisssApp.failure`)."""
+    stopped it, if any (:attr:`HisssApp.failure`). Without a terminal on standard input and
+    output, a :class:`~hisss.core.ConfigError` says so before anything starts."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ConfigError(
+            "hisss play needs a terminal: its input and output are a file or a pipe here "
+            "(hisss simulate and hisss tournament play bot games without one)"
+        )
     app = HisssApp(
         match,
         get_catalog(language),
