@@ -297,6 +297,30 @@ async def test_q_asks_first_and_the_game_is_kept(tmp_path: Path) -> None:
     assert not kept.exists()  # a finished game is not kept
 
 
+async def test_a_game_the_autosave_cannot_keep_is_never_said_to_be_kept(tmp_path: Path) -> None:
+    # Before: with a folder that could not be written, q said "The game is kept", the command
+    # ended with status 0 and the game was lost.
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the folder should be\n")
+    app = make_app("Ala,bot:medium", seed=5, deck=MINI)
+    app.autosave = blocked
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")
+        await wait_until_async(lambda: app.phase() == "pick", what="Ala's turn", pause=pilot.pause)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        said = _flat(app)
+        assert "hisss play --resume goes on with it" not in said
+        assert "The game could not be kept in" in said
+        assert "press s to save it to a file first, or q to leave without it" in said
+        await pilot.press("s")  # offered a save elsewhere before leaving
+        assert isinstance(app.screen, SaveScreen)
+        app.screen.query_one(Input).value = str(tmp_path / "rescued.json")
+        await pilot.press("enter")
+    assert app.kept is None  # so the command line says nothing about a kept game
+    assert load_record(tmp_path / "rescued.json").turns == app.match.record().turns
+
+
 async def test_a_save_asks_before_replacing_a_file_and_the_bots_wait(tmp_path: Path) -> None:
     # Before: a file of the same name was overwritten without a word, and the bots played on
     # behind the dialog, so the file held an older position than the message said.

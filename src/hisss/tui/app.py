@@ -102,6 +102,8 @@ class HisssApp(GameView):
         self._dialogs = 0
         self._free = asyncio.Event()
         self._autosave_failed = False
+        #: Why the last autosave failed, as the game says it.
+        self._keep_failure = ""
 
     def on_mount(self) -> None:
         """Greet, name the starter, and let the first player (or bot) move."""
@@ -442,7 +444,11 @@ class HisssApp(GameView):
         if self.match.is_over() or not self.match.game.placements:
             self.leave()
             return
-        self.open_dialog(QuitScreen(self.catalog, self.autosave is not None), self._leave_chosen)
+        # Say the game is kept only once it is written: write it now, and offer a save elsewhere
+        # when the autosave folder refuses it.
+        not_kept = None if self.autosave is None or self.keep() else self._keep_failure
+        screen = QuitScreen(self.catalog, self.kept is not None, not_kept)
+        self.open_dialog(screen, self._leave_chosen)
 
     def _leave_chosen(self, choice: str | None) -> None:
         if choice == "quit":
@@ -457,10 +463,13 @@ class HisssApp(GameView):
 
     # ------------------------------------------------------------------ keeping the game
 
-    def keep(self) -> None:
-        """Autosave: write an unfinished game to the autosave folder, remove it when over."""
+    def keep(self) -> bool:
+        """Autosave: write an unfinished game to the autosave folder, remove it when over.
+
+        Returns False when the folder refused it (:attr:`kept` is then ``None``, so nothing says
+        the game is kept); the reason, in the game's language, is kept for the quit dialog."""
         if self.autosave is None:
-            return
+            return True
         game = self.match.game
         path = autosave_path(game.seed, self.autosave)
         try:
@@ -471,11 +480,14 @@ class HisssApp(GameView):
                 write_atomically(self.match.record(), path)
                 self.kept = path
         except OSError as exc:
+            self.kept = None
+            reason = why_not_saved(self.catalog, exc)
+            self._keep_failure = self.catalog.text("autosave.failed", path=str(path), reason=reason)
             if not self._autosave_failed:
                 self._autosave_failed = True
-                reason = why_not_saved(self.catalog, exc)
-                message = self.catalog.text("autosave.failed", path=str(path), reason=reason)
-                self.say(message, lasting=True)
+                self.say(self._keep_failure, lasting=True)
+            return False
+        return True
 
     def _handle_exception(self, error: Exception) -> None:
         # An unexpected error: kept for the command line, which logs it and says so in one line.
