@@ -17,6 +17,7 @@ from hisss.core import RAINBOW, ConfigError, HandState, Rules, get_rules, new_ga
 from hisss.i18n import get_catalog
 from hisss.record import load_record
 from hisss.tui import HisssApp, Match, parse_players
+from hisss.tui.dialogs import QuitScreen
 from hisss.tui.match import move_seed
 from hisss.tui.render import by_colour
 from hisss.tui.saving import autosave_path
@@ -152,6 +153,36 @@ async def test_people_at_one_keyboard_see_their_hand_only_once_they_hold_it() ->
             assert f"Hand of {app.names[1 - seat]}" not in text
             await _play_hand_turn(pilot, app, passes % 2, passes)
         assert len(app.match.turns) == RAINBOW.size - 1 and passes == RAINBOW.size - 1
+        await pilot.press("q")
+
+
+async def test_the_pass_screen_lets_no_key_through_but_enter_and_q() -> None:
+    # Before: c, u, h, s, ? and q all acted behind the pass screen (h said "Hints are for your
+    # own turn" on the player's own turn) and q's dialog drew over the pass box.
+    app = make_app("Ala,Ola", seed=12, rules=HANDS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_async(
+            lambda: isinstance(app.screen, PassScreen), what="the pass screen", pause=pilot.pause
+        )
+        await pilot.press("enter")
+        await _play_hand_turn(pilot, app, 0, 0)  # a move played: q will ask before leaving
+        await wait_until_async(
+            lambda: isinstance(app.screen, PassScreen), what="the next pass", pause=pilot.pause
+        )
+        status, look, delay = status_text(app), app.look.colour_blind, app.delay
+        for key in ("c", "u", "h", "s", "question_mark", "plus", "minus", "left", "down", "n"):
+            await pilot.press(key)
+            assert isinstance(app.screen, PassScreen), key
+            assert app.phase() == "pass" and status_text(app) == status, key
+            assert (app.look.colour_blind, app.delay) == (look, delay), key
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        pass_box = app.screen_stack[-2].query_one("#pass-box")
+        assert not pass_box.display  # the question shows alone
+        await pilot.press("escape")
+        assert isinstance(app.screen, PassScreen) and app.screen.query_one("#pass-box").display
+        await pilot.press("enter")
+        assert app.phase() == "hand"
         await pilot.press("q")
 
 

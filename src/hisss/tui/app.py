@@ -333,6 +333,14 @@ class HisssApp(GameView):
             elif key == "enter":
                 options.action_select()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the keyboard is being passed, no key but Enter (the pass screen's own) and q
+        acts: nothing may happen behind the screen that hides the hand."""
+        game_actions = {
+            str(b.action).partition("(")[0] for b in self.BINDINGS if isinstance(b, Binding)
+        }
+        return not (isinstance(self.screen, PassScreen) and action in game_actions - {"leave"})
+
     def action_hint(self) -> None:
         """Show what the strongest bot would play (``h``)."""
         phase = self.phase()

@@ -161,6 +161,14 @@ class PassScreen(Screen[None]):
         """The person holds the keyboard: show the game."""
         self.dismiss(None)
 
+    def on_screen_suspend(self) -> None:
+        """A dialog (q's question) opens over this screen: it shows alone, not over the box."""
+        self.query_one("#pass-box").display = False
+
+    def on_screen_resume(self) -> None:
+        """Back from the dialog: the request shows again."""
+        self.query_one("#pass-box").display = True
+
 
 class EndScreen(Screen[str]):
     """The end of a game. Dismissed with ``new`` (another game), ``undo`` or ``quit``; ``s``
