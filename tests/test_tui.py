@@ -545,7 +545,7 @@ async def test_a_polish_saved_game_loads_in_english(tmp_path: Path) -> None:
     app = make_app("Ala,bot:easy", seed=3, deck=MINI, language="pl", save_path=str(path))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter", "s", "enter")
-        assert status_text(app) == f"Zapisano turę 3 w {path}."
+        assert status_text(app) == f"Zapisano grę (tura 3) w pliku {path}."
     match = Match.from_record(load_record(path))
     assert match.turns[0].action == app.match.turns[0].action
     assert parse_action(str(match.turns[0].action)) == app.match.turns[0].action

@@ -224,7 +224,7 @@ async def test_a_polish_hand_game_has_no_english_word(tmp_path: Path) -> None:
             seen.append(screen_text(app))
             await pilot.press("enter")
             seen.append(screen_text(app))
-            assert "Ręka: " in seen[-1] and "karta · ↑/↓ miejsce" in seen[-1]
+            assert "Karty na ręce: " in seen[-1] and "karta · ↑/↓ miejsce" in seen[-1]
             await _play_hand_turn(pilot, app, 1, 1)
         seen.append(screen_text(app))
         app.save_screenshot("hand-pl.svg", str(tmp_path))
@@ -272,12 +272,12 @@ def test_the_header_names_the_hands_in_both_languages() -> None:
         return [setup_names(get_catalog(lang), new_game(2, chosen))[0] for lang in ("en", "pl")]
 
     assert names("classic", 0) == ["classic", "klasyczne"]
-    assert names("classic", 3) == ["classic, hands of 3 cards", "klasyczne, ręce po 3 karty"]
+    assert names("classic", 3) == ["classic, hands of 3 cards", "klasyczne, po 3 karty na ręce"]
     assert names("pl", 1, up=True) == [
         "Polish, hands of 1 card face up",
-        "polskie, odkryte ręce po 1 karcie",
+        "polskie, po 1 karcie na ręce, odkryte",
     ]
-    assert names("classic", 5)[1] == "klasyczne, ręce po 5 kart"
+    assert names("classic", 5)[1] == "klasyczne, po 5 kart na ręce"
 
 
 def test_the_rules_page_explains_the_hands_only_in_a_game_with_hands() -> None:
@@ -286,4 +286,4 @@ def test_the_rules_page_explains_the_hands_only_in_a_game_with_hands() -> None:
     assert "each player holds 3 cards that only they see" in with_hands
     assert "holds" not in rules_text(english, new_game(2, Rules())).plain
     polish = rules_text(get_catalog("pl"), new_game(2, Rules(hand_size=5))).plain
-    assert "każdy trzyma 5 kart," in polish
+    assert "każdy gracz ma na ręce 5 kart, których nie widzą inni" in polish

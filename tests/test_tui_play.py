@@ -233,8 +233,16 @@ def test_grammar_for_you_in_both_languages() -> None:
         ("pl", [[three], []], "Wygrywasz: najwięcej kart (3)."),
         ("en", [[three], [three]], "You and Ola share the win: tied on cards (3)"),
         ("pl", [[three], [three]], "Ty i Ola dzielicie się zwycięstwem"),
-        ("pl", [[three, three], [six]], "Ty i Ola macie tyle samo kart (6); dogrywkę wygrywa Ola"),
-        ("pl", [[six], [three, three]], "Ty i Ola macie tyle samo kart (6); dogrywkę wygrywasz"),
+        (
+            "pl",
+            [[three, three], [six]],
+            "Ty i Ola macie tyle samo kart (6); remis rozstrzyga najdłuższy wąż – wygrywa Ola",
+        ),
+        (
+            "pl",
+            [[six], [three, three]],
+            "Ty i Ola macie tyle samo kart (6); remis rozstrzyga najdłuższy wąż – wygrywasz",
+        ),
         ("en", [[six], [three, three]], "You and Ola tie on cards (6); you win the tie-break"),
         ("en", [[], [three]], "Ola wins with the most cards (3)."),
     ]

@@ -242,7 +242,8 @@ class GameView(App[None]):
             hand = self.shown_hand(seat)
             if text:
                 text.append("\n")
-            text.append(catalog.text("hand.title", name=self.names[seat]), style="bold")
+            title = catalog.text(self.seats.key("hand.title", seat), name=self.names[seat])
+            text.append(title, style="bold")
             text.append("\n")
             if not hand:
                 text.append(catalog.text("hand.empty"), style="italic")
