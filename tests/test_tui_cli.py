@@ -49,7 +49,7 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
         return Played()
 
     monkeypatch.setattr("hisss.tui.play", fake_play)
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     return calls
 
@@ -94,6 +94,13 @@ def test_play_defaults(played: list[dict[str, Any]]) -> None:
     assert polish["match"].game.rules == Rules() and polish["match"].game.deck.name == "rainbow"
     assert polish["delay"] == DEFAULT_DELAY and polish["colour_blind"] is False
     assert isinstance(polish["match"].game.seed, int)
+
+
+def test_no_color_turns_the_colour_letters_and_symbols_on(played: list[dict[str, Any]]) -> None:
+    # Before: with NO_COLOR=1 the cards were four greys and the letters stayed off.
+    assert _play(env={"NO_COLOR": "1"}).exit_code == 0
+    assert _play(env={"NO_COLOR": ""}).exit_code == 0  # set but empty: colours as usual
+    assert [call["colour_blind"] for call in played] == [True, False]
 
 
 def test_play_loads_a_saved_game(played: list[dict[str, Any]], tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.widgets import Input, OptionList, Static
 
 from hisss.core import ActionKind, Colour, End, Rules, get_rules, parse_snake, score
@@ -453,3 +454,56 @@ async def test_a_whole_game_of_five(size: tuple[int, int], tmp_path: Path) -> No
         app.save_screenshot(f"five-{size[0]}x{size[1]}.svg", str(tmp_path))
         await pilot.press("q")
     assert app.return_code == 0
+
+
+# ---------------------------------------------------------------------- 80 by 24
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+async def test_at_80_by_24_each_move_takes_one_line_and_nothing_is_cut(language: str) -> None:
+    # Before: each logged move took two lines, so with five players the log held two moves; the
+    # key bar wrapped; the hand variant's header was cut.
+    players = "Ala,bot:easy,bot:easy,bot:medium,bot:easy"
+    app = make_app(players, seed=3, rules=Rules(hand_size=3), language=language)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_async(lambda: app.phase() == "hand", what="Ala's turn", pause=pilot.pause)
+        await pilot.press("enter")
+        await wait_until_async(
+            lambda: app.phase() == "hand" and len(app.match.turns) >= 5,
+            what="a round of moves",
+            pause=pilot.pause,
+        )
+        log = app.query_one(LogView)
+        shown = log.render().plain.splitlines()
+        moves = log_text(app)[-4:]
+        assert len(shown) == 4  # the last four moves: every opponent's
+        for line, entry in zip(shown, moves, strict=True):
+            assert line.split(":")[0] == entry.split(":")[0], (line, entry)
+            assert len(line) <= log.size.width
+        screen = screen_text(app).splitlines()
+        top = app.part("#top", Static).render()
+        assert isinstance(top, Content)
+        assert top.plain.strip() in " ".join(line.strip() for line in screen[:2])
+        keys = app.part("#keys", Static)
+        assert keys.size.height == 1
+        shown_keys = keys.render()
+        assert isinstance(shown_keys, Content)
+        assert len(shown_keys.plain) <= 78 and shown_keys.plain.strip() in screen[-1]
+        for key in ("?", "q"):
+            assert f"{key} " in shown_keys.plain
+        await pilot.press("question_mark")  # the rules page lists every key, the hidden ones too
+        every = screen_text(app)
+        for word in app.all_keys().split(" · ")[:3]:
+            assert word in every
+        await pilot.press("escape")
+
+
+def test_snake_ends_are_named_by_words_not_colour_letters() -> None:
+    # Before: "(R)" and "(L)" (Polish "(P)") for a snake's ends, letters that also stand for red
+    # (and Polish orange) when the colour letters are on.
+    for language in ("en", "pl"):
+        catalog = get_catalog(language)
+        letters = {catalog.colour_letter(c) for c in (*Colour, None)}
+        for end in ("L", "R"):
+            word = catalog.text(f"end.short.{end}")
+            assert word not in letters and len(word) > 1

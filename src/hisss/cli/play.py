@@ -63,7 +63,9 @@ def play(
     colour_blind: Annotated[
         bool,
         typer.Option(
-            "--colour-blind", help="Show a letter and a symbol on every colour (the c key too)."
+            "--colour-blind",
+            help="Show a letter and a symbol on every colour (the c key too; on by default when "
+            "NO_COLOR is set).",
         ),
     ] = False,
     load: Annotated[
@@ -154,7 +156,8 @@ def play(
         app = tui.play(
             match,
             language,
-            colour_blind=colour_blind,
+            # Without colours the cards differ only by their letters and symbols.
+            colour_blind=colour_blind or bool(os.environ.get("NO_COLOR")),
             delay=tui.DEFAULT_DELAY if delay is None else delay,
             save_path=None if load is None or resume else str(load),
             loaded=load is not None,

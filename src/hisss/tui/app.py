@@ -445,7 +445,8 @@ class HisssApp(GameView):
 
     def action_rules(self) -> None:
         """Show the rules (``?``)."""
-        self.open_dialog(RulesScreen(self.catalog, self.match.game.state), lambda _: None)
+        screen = RulesScreen(self.catalog, self.match.game.state, self.all_keys())
+        self.open_dialog(screen, lambda _: None)
 
     def action_leave(self) -> None:
         """``q``: leave at once when the game is over or nothing was played yet, else ask."""
