@@ -140,7 +140,7 @@ def print_headroom(console: Console, figures: dict[str, Any]) -> None:
             soft_wrap=True,
         )
         return
-    lo, hi = figures["interval"]
+    lo, hi = figures["ci95"]
     share = (
         f"{figures['upper']:.4f}"
         if figures["cut"] == 0

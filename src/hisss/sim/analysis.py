@@ -516,6 +516,9 @@ def analyze(paths: Sequence[str | Path], output: str | Path) -> Summary:
     report, a bad line (naming the file and line), no games at all, or missing matplotlib.
     """
     _matplotlib()  # fail before reading anything
+    folder = Path(output).expanduser().resolve().parent
+    if not folder.is_dir():
+        raise ConfigError(f"{output}: the folder {folder} does not exist")
     summary = summarize_files(paths)
     page = render_report(summary)
     Path(output).write_text(page, encoding="utf-8")

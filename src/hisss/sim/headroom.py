@@ -247,7 +247,7 @@ def clairvoyant(
 
     Deal ``d`` (from 1) is dealt as game ``d`` of a tournament or simulation with ``seed``
     (:func:`~hisss.sim.play.game_seed`) and searched once per seat. Returns ``{"opponent",
-    "players", "deals", "games", "seed", "nodes", "lower", "upper", "interval", "cut"}``: the win
+    "players", "deals", "games", "seed", "nodes", "lower", "upper", "ci95", "cut"}``: the win
     share with every deal's best line found (``lower``) and with every cut search counted as a win
     (``upper``), the 95% interval over deals of ``upper`` (clustered by deal, as tournaments
     give theirs), and the number of searches cut by the node budget. The result does not depend
@@ -281,7 +281,7 @@ def clairvoyant(
         "nodes": nodes,
         "lower": sum(r[0] for r in rows) / games,
         "upper": sum(r[1] for r in rows) / games,
-        "interval": clustered_interval([(r[1], players) for r in rows]),
+        "ci95": clustered_interval([(r[1], players) for r in rows]),
         "cut": sum(r[2] for r in rows),
     }
 
