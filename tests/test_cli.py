@@ -113,7 +113,7 @@ def test_no_arguments_shows_help() -> None:
 #: The commands in the order ``hisss --help`` lists them.
 COMMANDS = [
     "simulate", "tournament", "bench", "movetimes", "headroom", "analyze", "replay", "play",
-    "serve", "loadtest",
+    "serve", "loadtest", "warm",
 ]  # fmt: skip
 
 #: Each shared option of :mod:`hisss.cli.options` and the commands that take it (``--set`` comes
@@ -139,6 +139,7 @@ OWN_MEANING = {
     ("movetimes", "--seed"),  # of the timed games
     ("loadtest", "--seed"),  # of the players' choices
     ("loadtest", "--json"),  # the figures, on one line
+    ("warm", "--json"),  # the seconds of each compile
 }
 
 
@@ -606,3 +607,19 @@ def test_headroom_prints_the_bound_and_refuses_an_unknown_opponent() -> None:
     assert "over 4 games (2 deals, seed 1)" in result.stdout
     bad = _run("headroom", "expert", "--deals", "2")
     assert bad.exit_code == 2 and "opponent must be one of random, greedy, careful" in bad.output
+
+
+def test_warm_makes_the_compiled_code_ready() -> None:
+    data = _json(_run("warm", "--json"))
+    assert set(data) == {"rollout_seconds", "fast_seconds"}
+    assert all(isinstance(v, float) and 0 <= v < 600 for v in data.values())
+    text = _run("warm")
+    assert text.exit_code == 0 and text.stdout.startswith("compiled code ready: ")
+
+
+def test_movetimes_leaves_the_warm_up_out() -> None:
+    data = _json(_run("movetimes", "expert", "-n", "1", "-p", "3", "--json"))
+    warm_up = data["warm_up_seconds"]
+    assert isinstance(warm_up, float) and 0 <= warm_up < 600  # apart, not as a decision
+    counted = data["all"]
+    assert isinstance(counted, dict) and data["decisions"] == counted["count"]

@@ -4,7 +4,8 @@ Commands: ``simulate`` (a seeded batch of bot games, summarised), ``tournament``
 each other, with win rates, intervals, ratings and a head-to-head table), ``bench`` (engine speed),
 ``movetimes`` (a bot's decision times), ``analyze`` (an HTML report with plots from results
 files), ``replay`` (check a game record and print the game), ``play`` (the terminal game) and
-``serve`` and ``loadtest`` (the web game server, and its load test). Each group of commands has
+``serve`` and ``loadtest`` (the web game server, and its load test), and ``warm`` (compile the
+compiled code ahead of its first use). Each group of commands has
 its module (:mod:`~hisss.cli.simulate`, :mod:`~hisss.cli.tournament`, :mod:`~hisss.cli.replay`,
 :mod:`~hisss.cli.play`, :mod:`~hisss.cli.server`); the options they share are in
 :mod:`~hisss.cli.options`, and errors and output in :mod:`~hisss.cli.output`: every error the
@@ -29,7 +30,7 @@ from hisss import __version__
 from hisss.cli.play import play
 from hisss.cli.replay import replay_command
 from hisss.cli.server import loadtest_command, serve_command
-from hisss.cli.simulate import bench, headroom, movetimes, simulate
+from hisss.cli.simulate import bench, headroom, movetimes, simulate, warm
 from hisss.cli.tournament import analyze, tournament
 
 
@@ -88,6 +89,7 @@ app.command("replay")(replay_command)
 app.command()(play)
 app.command("serve")(serve_command)
 app.command("loadtest")(loadtest_command)
+app.command()(warm)
 
 
 def _version(value: bool) -> None:

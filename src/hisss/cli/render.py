@@ -120,6 +120,12 @@ def print_move_times(console: Console, figures: dict[str, Any]) -> None:
         ]
         table.add_row(label, f"{row['count']:,}", *cells)
     console.print(table)
+    if figures.get("warm_up_seconds"):
+        console.print(
+            f"compiled code made ready before the first game: {figures['warm_up_seconds']:.2f} s "
+            "(not timed)",
+            markup=False,
+        )
     if figures["games"]:
         console.print(
             f"{figures['seconds'] / figures['games'] * 1000:,.1f} ms of thinking per game",

@@ -1,8 +1,9 @@
 """The commands that play bot games for figures: ``simulate``, ``bench``, ``movetimes`` and
-``headroom``."""
+``headroom``; and ``warm``, which compiles the code they and the expert run."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,7 +27,7 @@ from hisss.cli.options import (
 from hisss.cli.output import errors, show
 from hisss.cli.progress import run_with_progress
 from hisss.cli.render import print_bench, print_headroom, print_move_times, print_simulation
-from hisss.core import ConfigError
+from hisss.core import RAINBOW, ConfigError
 from hisss.record import resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
@@ -277,3 +278,35 @@ def headroom(
             }
             figures = run_with_progress(clairvoyant, args, "searching", deals, progress, "deals")
     show(figures, as_json, print_headroom)
+
+
+def warm(
+    as_json: JsonOption = False,
+) -> None:
+    """Compile the bots' and the fast path's code (numba) now, or load it from the cache.
+
+    Run it once after an install, as the user that runs the server: the first expert move and
+    the first simulate --fast then start at once. (hisss serve and hisss play also make the
+    expert's code ready in the background as they start, the expert playing careful's placement
+    meanwhile.) Needs numba: the web, tui and dist extras bring it.
+    """
+    with errors():
+        try:
+            rollout = importlib.import_module("hisss.kernel.rollout")
+            fast = importlib.import_module("hisss.sim.fast")
+        except ImportError as exc:
+            raise ConfigError(
+                f"hisss warm needs numba and numpy ({exc.name or exc} is missing): "
+                "pip install 'hisss[dist]'"
+            ) from None
+        figures = {"rollout_seconds": round(rollout.warm_up(), 3)}
+        spec = fast.FastSpec(2, checked_rules("classic", None, 2), RAINBOW, ("greedy", "random"))
+        figures["fast_seconds"] = round(fast.warm_up(spec), 3)
+    if as_json:
+        show(figures, True, lambda *_: None)
+    else:
+        typer.echo(
+            f"compiled code ready: the expert's rollouts in {figures['rollout_seconds']:.1f} s, "
+            f"the fast simulation in {figures['fast_seconds']:.1f} s (a cache load takes about "
+            "a second; a first compile, a minute or so)"
+        )

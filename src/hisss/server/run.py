@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hisss.core import HisssError
+from hisss.kernel.warming import start_warming
 from hisss.server.app import create_app
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.redis_hub import RedisHub, RedisHubError
@@ -123,6 +124,8 @@ async def _serve(
     from uvicorn.config import LOGGING_CONFIG  # noqa: PLC0415
 
     sock = bind(host, port, reuse_port)
+    # The expert plays careful's placement until its compiled code is ready: no game waits.
+    start_warming()
     try:
         store = await Store.open(settings.database, settings.database_timeout)
     except StorageError as exc:

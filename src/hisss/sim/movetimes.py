@@ -103,16 +103,19 @@ def move_times(
     ``g`` and the opponents fill the other seats in order; without, the bot plays every seat.
     Game ``g`` (from 1) is dealt from :func:`~hisss.sim.play.game_seed` of ``seed`` and ``g``.
 
-    Returns ``{"bot", "games", "players", "decisions", "seconds", "all", "choice"}``: ``all`` and
-    ``choice`` (the decisions with two or more legal placements) each hold ``count``, ``median``,
-    ``p90``, ``p99``, ``max`` and ``mean`` in seconds; ``seconds`` is the bot's total thinking
-    time.
+    Returns ``{"bot", "games", "players", "decisions", "seconds", "warm_up_seconds", "all",
+    "choice"}``: ``all`` and ``choice`` (the decisions with two or more legal placements) each
+    hold ``count``, ``median``, ``p90``, ``p99``, ``max`` and ``mean`` in seconds; ``seconds`` is
+    the bot's total thinking time. What the bot makes ready once (the expert's compiled rollouts:
+    :meth:`~hisss.bots.Bot.warm_up`) is done before the first game and timed apart, as
+    ``warm_up_seconds``: it is a cost of starting, not of a decision.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     if opponents is not None and len(opponents) != players - 1:
         raise ValueError(f"{players} players need {players - 1} opponents, not {len(opponents)}")
     rules = rules if rules is not None else get_rules("classic")
+    warm_up_seconds = bot.warm_up()
     times: list[float] = []
     choice_times: list[float] = []
     timed = _Timed(bot, times, choice_times)
@@ -131,6 +134,7 @@ def move_times(
         "players": players,
         "decisions": len(times),
         "seconds": sum(times),
+        "warm_up_seconds": warm_up_seconds,
         "all": summarise(times),
         "choice": summarise(choice_times),
     }

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from hisss.core import ConfigError
 from hisss.i18n import get_catalog
+from hisss.kernel.warming import start_warming
 from hisss.tui import saving
 from hisss.tui.app import DEFAULT_DELAY, HisssApp
 from hisss.tui.match import BOT_PREFIX, Match, parse_players, parse_seat
@@ -41,6 +42,8 @@ def play(
             "hisss play needs a terminal: its input and output are a file or a pipe here "
             "(hisss simulate and hisss tournament play bot games without one)"
         )
+    # The expert (a bot, or the hint) plays careful's placement until its compiled code is ready.
+    start_warming()
     app = HisssApp(
         match,
         get_catalog(language),
