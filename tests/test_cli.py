@@ -33,6 +33,7 @@ from hisss.cli.options import (
     SetOption,
     WorkersOption,
 )
+from hisss.core import get_rules
 from hisss.i18n import explain_result, get_catalog
 from hisss.record import load_record, replay
 from hisss.sim.stats import CORE_STATS
@@ -205,7 +206,8 @@ def test_shared_options_read_the_same_everywhere(name: str) -> None:
 def test_simulate_json_keys_and_defaults() -> None:
     data = _json(_run("simulate", "--games", "40", "--json"))
     assert data["games"] == 40 and data["players"] == 2 and data["seed"] == 0
-    assert data["rules"] == "classic" and data["deck"] == "rainbow"
+    assert data["rules"] == {"preset": "classic", **get_rules("classic").to_mapping()}
+    assert data["deck"] == "rainbow"
     assert data["bots"] == ["random", "random"]
     for key in CORE_STATS:
         value = data[key]
@@ -545,6 +547,7 @@ def test_simulate_set_changes_rule_options() -> None:
     )  # fmt: skip
     assert data["players"] == 6
     assert data["rules"] == {
+        "preset": None,
         "forced_placement": True,
         "join_claim": "complete",
         "scoring": "first-to",

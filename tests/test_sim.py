@@ -383,9 +383,10 @@ def test_simulate_report_shape() -> None:
     report = simulate(50, 3, 7, CLASSIC, RAINBOW, make_bots("random", 3))
     assert list(report)[:7] == ["games", "players", "seed", "rules", "deck", "deck_cards", "bots"]
     assert report["games"] == 50 and report["players"] == 3 and report["seed"] == 7
-    assert report["rules"] == "classic" and report["deck"] == "rainbow"
+    assert report["rules"] == {"preset": "classic", **CLASSIC.to_mapping()}
+    assert report["deck"] == "rainbow"
     assert report["deck_cards"] == 50 and report["bots"] == ["random"] * 3
-    stats = [k for k, v in report.items() if isinstance(v, dict)]
+    stats = [k for k, v in report.items() if isinstance(v, dict) and k != "rules"]
     assert stats == stat_names(3)
     assert stats[: len(REQUIRED)] == REQUIRED == list(CORE_STATS)
     for key in stats:
@@ -542,7 +543,7 @@ def test_bench_reports_figures() -> None:
     ):
         assert figures[key] > 0, key
     assert figures["games"] > 0 and figures["players"] == 2
-    assert figures["rules"] == "classic" and figures["deck"] == "rainbow"
+    assert figures["rules"]["preset"] == "classic" and figures["deck"] == "rainbow"
     assert figures["python"].count(".") == 2
     json.dumps(figures, allow_nan=False)
 

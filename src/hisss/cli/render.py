@@ -27,8 +27,11 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def _rules_text(rules: object) -> str:
+    """A report's rules in words: the preset's name, or the options of rules that are none."""
     if isinstance(rules, dict):
-        return ", ".join(f"{k}={v}" for k, v in rules.items())
+        if rules.get("preset"):
+            return str(rules["preset"])
+        return ", ".join(f"{k}={v}" for k, v in rules.items() if k != "preset")
     return str(rules)
 
 
@@ -71,7 +74,8 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
     """A table of the figures of :func:`~hisss.sim.bench`; a figure the deck cannot give is "-"."""
     title = (
         f"{_count(figures['games'], 'random game')} in {figures['seconds']} s · "
-        f"{figures['players']} players · rules {figures['rules']} · deck {figures['deck']} · "
+        f"{figures['players']} players · rules {_rules_text(figures['rules'])} · "
+        f"deck {figures['deck']} · "
         f"{figures['implementation']} {figures['python']} ({figures['machine']})"
     )
     console.print(title, markup=False, soft_wrap=True)

@@ -48,7 +48,9 @@ _ROW_KEYS = ("players", "rules", "deck", "bots", "cards", "snakes", "longest", "
 
 def _label(value: object) -> str:
     if isinstance(value, dict):
-        return ",".join(f"{k}={v}" for k, v in value.items())
+        if value.get("preset"):
+            return str(value["preset"])
+        return ",".join(f"{k}={v}" for k, v in value.items() if k != "preset")
     return str(value)
 
 

@@ -38,7 +38,7 @@ from hisss.record import save_record
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.results import ResultsWriter, dumps, open_results
-from hisss.sim.stats import Progress, RunStats, game_row, rules_label, stat_names
+from hisss.sim.stats import Progress, RunStats, game_row, rules_label, rules_report, stat_names
 
 
 class Engine(StrEnum):
@@ -387,7 +387,7 @@ def simulate(
         "games": games,
         "players": players,
         "seed": seed,
-        "rules": rules_label(rules),
+        "rules": rules_report(rules),
         "deck": deck.name,
         "deck_cards": deck.size,
         "bots": [b.name for b in made],

@@ -300,5 +300,16 @@ def describe_stat(name: str) -> str:
 
 
 def rules_label(rules: Rules) -> str | dict[str, Any]:
-    """The preset name of ``rules``, or its options when it is no preset."""
+    """The preset name of ``rules``, or its options when it is no preset (the results files'
+    header and rows)."""
     return rules.preset or rules.to_mapping()
+
+
+def rules_report(rules: Rules) -> dict[str, Any]:
+    """``rules`` as every report gives them (``--json`` of simulate, tournament and bench): one
+    object, the preset's name (``None`` when the options match no preset) and every option.
+
+    >>> rules_report(Rules())["preset"], rules_report(Rules(forced_placement=False))["preset"]
+    ('classic', None)
+    """
+    return {"preset": rules.preset, **rules.to_mapping()}
