@@ -181,7 +181,14 @@ def fast_stats(rows: Any, players: int, rules: Rules) -> RunStats:
     put("claimed_cards", cards.sum(axis=1))
     put("claimed_snakes", snakes.sum(axis=1))
     put("turns_with_choice", rows[:, kernel.COL_WITH_CHOICE])
-    put("seat1_win_rate", winners & 1)
+    # A shared win counts 1/k for each of its k winners: group the games by k.
+    shares = sum(((winners >> s) & 1 for s in range(players)), np.zeros_like(winners))
+
+    def put_share(name: str, won: Any) -> None:
+        for k in np.unique(shares).tolist():
+            put(name, won[shares == k], max(int(k), 1))
+
+    put_share("seat1_win_rate", winners & 1)
     put("shared_win_share", (winners & (winners - 1)) != 0)
     put("longest_snake", longest.max(axis=1))
     put("table_snakes_end", rows[:, kernel.COL_TABLE_SNAKES])
@@ -200,7 +207,7 @@ def fast_stats(rows: Any, players: int, rules: Rules) -> RunStats:
     for seat in range(players):
         put(f"seat{seat + 1}_cards", cards[:, seat])
     for seat in range(1, players):
-        put(f"seat{seat + 1}_win_rate", (winners >> seat) & 1)
+        put_share(f"seat{seat + 1}_win_rate", (winners >> seat) & 1)
     return out
 
 

@@ -34,7 +34,7 @@ CORE_STATS: dict[str, str] = {
     "claimed_snakes": "snakes in all pits at the end",
     "legal_actions_per_turn": "legal actions per turn",
     "turns_with_choice": "turns with 2+ legal actions",
-    "seat1_win_rate": "seat 1 among the winners",
+    "seat1_win_rate": "seat 1's share of the wins (a shared win split)",
     "shared_win_share": "more than one winner",
     "longest_snake": "longest snake in a pit (0: none)",
     "table_snakes_end": "snakes left on the table",
@@ -196,7 +196,9 @@ def game_row(
 def row_figures(row: dict[str, Any], settled: Sequence[str]) -> dict[str, int | None]:
     """The per-game values of every statistic but ``legal_actions_per_turn`` (a ratio, see
     :meth:`RunStats.add_row`) from a game's row; ``settled`` names the ``decided_by`` values that
-    involve no tie-break (:func:`settled_first`)."""
+    involve no tie-break (:func:`settled_first`). A seat's win rate is given as 1 or 0 here, to
+    be divided by the number of winners (:func:`is_win_share`): a win shared by k players counts
+    1/k for each, as in tournaments, so the seats' win rates add up to 1."""
     cards: list[int] = row["cards"]
     winners: list[int] = row["winners"]
     figures: dict[str, int | None] = {
@@ -224,12 +226,21 @@ def row_figures(row: dict[str, Any], settled: Sequence[str]) -> dict[str, int | 
     return figures
 
 
+def is_win_share(name: str) -> bool:
+    """True for the statistics whose per-game value is divided by the number of winners."""
+    return name.endswith("_win_rate")
+
+
 def outcome_figures(outcome: GameOutcome, rules: Rules) -> dict[str, float | None]:
     """The per-game values of every statistic, by name (``None`` where a game has no value)."""
     row = game_row(outcome)
+    winners = len(row["winners"])
     figures: dict[str, float | None] = {
         "legal_actions_per_turn": outcome.legal_actions_per_turn,
-        **row_figures(row, settled_first(rules)),
+        **{
+            name: value / winners if value is not None and is_win_share(name) else value
+            for name, value in row_figures(row, settled_first(rules)).items()
+        },
     }
     return {name: figures[name] for name in stat_names(len(outcome.result.cards))}
 
@@ -258,9 +269,10 @@ class RunStats:
         stats = self.stats
         if row["turns"]:
             stats["legal_actions_per_turn"].add_ratio(row["choices"], row["turns"])
+        winners = len(row["winners"])
         for name, value in row_figures(row, self.settled).items():
             if value is not None:
-                stats[name].add_ratio(value, 1)
+                stats[name].add_ratio(value, winners if is_win_share(name) else 1)
 
     def merge(self, other: RunStats) -> None:
         """Fold in the statistics of other games of the same run."""
@@ -295,7 +307,7 @@ def describe_stat(name: str) -> str:
         return EXTRA_STATS[name]
     seat = name.removeprefix("seat").split("_", 1)[0]
     if name.endswith("_win_rate"):
-        return f"seat {seat} among the winners"
+        return f"seat {seat}'s share of the wins (a shared win split)"
     return f"cards in seat {seat}'s pit at the end"
 
 
