@@ -211,7 +211,7 @@ def test_simulate_json_keys_and_defaults() -> None:
     assert data["bots"] == ["random", "random"]
     for key in CORE_STATS:
         value = data[key]
-        assert isinstance(value, dict) and set(value) == {"mean", "se"}, key
+        assert isinstance(value, dict) and set(value) == {"mean", "se", "ci95"}, key
         assert isinstance(value["mean"], float) and isinstance(value["se"], float)
 
 
@@ -246,7 +246,7 @@ def test_simulate_bots_per_seat_and_other_settings() -> None:
              "--json")
     )  # fmt: skip
     assert data["bots"] == ["random"] * 3 and data["deck"] == "double"
-    assert data["turns"] == {"mean": 99.0, "se": 0.0}
+    assert data["turns"] == {"mean": 99.0, "se": 0.0, "ci95": [99.0, 99.0]}
     assert "seat3_win_rate" in data
 
 
@@ -260,7 +260,7 @@ def test_simulate_deck_file(tmp_path: Path, suffix: str) -> None:
         deck.write_text(json.dumps({"name": "trio", "cards": cards}), encoding="utf-8")
     data = _json(_run("simulate", "-n", "500", "--deck", str(deck), "--json"))
     assert data["deck"] == "trio" and data["deck_cards"] == 3
-    assert data["turns"] == {"mean": 2.0, "se": 0.0}
+    assert data["turns"] == {"mean": 2.0, "se": 0.0, "ci95": [2.0, 2.0]}
     claimed = data["claimed_cards"]
     assert isinstance(claimed, dict)
     assert abs(claimed["mean"] - 7 / 3) < 4.5 * claimed["se"]

@@ -41,7 +41,8 @@ from hisss.core import (
 from hisss.record import load_record, replay
 from hisss.sim import GameOutcome, RunningStat, bench, game_seed, play_game, simulate, stat_names
 from hisss.sim.bench import _random_game, _sample_positions
-from hisss.sim.stats import CORE_STATS, outcome_figures
+from hisss.sim.ratings import wilson_interval
+from hisss.sim.stats import CORE_STATS, interval_of, outcome_figures
 
 CLASSIC = PRESETS["classic"]
 PL = PRESETS["pl"]
@@ -360,7 +361,7 @@ def _assert_close(report: dict[str, object], exact: dict[str, Fraction]) -> None
 def test_simulate_trio_matches_the_hand_count() -> None:
     report = simulate(4000, 2, 1, CLASSIC, TRIO, make_bots("random", 2))
     _assert_close(report, TRIO_EXACT)
-    assert report["turns"] == {"mean": 2.0, "se": 0.0}
+    assert report["turns"] == {"mean": 2.0, "se": 0.0, "ci95": [2.0, 2.0]}
 
 
 @pytest.mark.parametrize(("players", "rules"), [(2, CLASSIC), (3, PL)])
@@ -390,12 +391,14 @@ def test_simulate_report_shape() -> None:
     assert stats == stat_names(3)
     assert stats[: len(REQUIRED)] == REQUIRED == list(CORE_STATS)
     for key in stats:
-        assert set(report[key]) == {"mean", "se"}
+        assert set(report[key]) == {"mean", "se", "ci95"}
+        lo, hi = report[key]["ci95"]
+        assert lo <= report[key]["mean"] <= hi
         assert isinstance(report[key]["mean"], float) and isinstance(report[key]["se"], float)
     for key in ("seat1_cards", "seat2_cards", "seat3_cards", "seat2_win_rate", "seat3_win_rate"):
         assert key in report
     assert 0 <= report["seat1_win_rate"]["mean"] <= 1
-    assert report["turns"] == {"mean": 49.0, "se": 0.0}
+    assert report["turns"] == {"mean": 49.0, "se": 0.0, "ci95": [49.0, 49.0]}
     cards = report["claimed_cards"]["mean"] + report["table_cards_end"]["mean"]
     assert cards == pytest.approx(50)
     seats = sum(report[f"seat{k}_cards"]["mean"] for k in (1, 2, 3))
@@ -423,7 +426,7 @@ def test_simulate_is_deterministic_and_game_by_game() -> None:
     for k in range(1, 61):
         out = play_game(CLASSIC, RAINBOW, bots, random.Random(game_seed(3, k)))
         stat.add(sum(out.result.cards))
-    assert a["claimed_cards"] == stat.to_dict()
+    assert a["claimed_cards"] == {**stat.to_dict(), "ci95": interval_of("claimed_cards", stat)}
 
 
 def test_simulate_one_bot_for_every_seat() -> None:
@@ -454,10 +457,12 @@ def test_simulate_rejects_bad_arguments(call: Callable[[], object], message: str
 
 def test_simulate_one_card_deck_has_no_turns() -> None:
     report = simulate(3, 2, 0, CLASSIC, _deck("one", "H:red"), [RandomBot()])
-    assert report["turns"] == {"mean": 0.0, "se": 0.0}
-    assert report["legal_actions_per_turn"] == {"mean": None, "se": None}
-    assert report["max_legal_actions"] == {"mean": None, "se": None}
-    assert report["shared_win_share"] == {"mean": 1.0, "se": 0.0}
+    assert report["turns"] == {"mean": 0.0, "se": 0.0, "ci95": [0.0, 0.0]}
+    assert report["legal_actions_per_turn"] == {"mean": None, "se": None, "ci95": None}
+    assert report["max_legal_actions"] == {"mean": None, "se": None, "ci95": None}
+    # every one of 3 games shared: Wilson's interval for 3 of 3
+    lo, hi = wilson_interval(1.0, 3)
+    assert report["shared_win_share"] == {"mean": 1.0, "se": 0.0, "ci95": [round(lo, 6), hi]}
     assert report["table_snakes_end"]["mean"] == 1.0
 
 

@@ -52,7 +52,7 @@ def print_simulation(console: Console, report: dict[str, Any]) -> None:
     table.add_column("± se", justify="right")
     table.add_column("meaning")
     for name, value in report.items():
-        if isinstance(value, dict) and set(value) == {"mean", "se"}:
+        if isinstance(value, dict) and {"mean", "se"} <= set(value):
             table.add_row(name, _fmt(value["mean"]), _fmt(value["se"]), describe_stat(name))
     console.print(table)
 

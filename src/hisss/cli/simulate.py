@@ -112,7 +112,7 @@ def simulate(
         ),
     ] = None,
 ) -> None:
-    """Play many games between bots and report statistics as means with standard errors.
+    """Play many games between bots and report statistics: means, standard errors, 95% intervals.
 
     Game k of a run is dealt and played from a seed derived from --seed and k, so the same
     arguments always print the same output, whatever --workers, --backend or --chunk.

@@ -24,6 +24,7 @@ from typing import Any
 
 from hisss.core import DecidedBy, Rules
 from hisss.sim.play import GameOutcome
+from hisss.sim.ratings import Z95, wilson_interval
 
 #: A progress callback: called after each game with the number of games done and the total.
 Progress = Callable[[int, int], None]
@@ -279,9 +280,42 @@ class RunStats:
         for name, stat in self.stats.items():
             stat.merge(other.stats[name])
 
-    def report(self) -> dict[str, dict[str, float | None]]:
-        """Each statistic as ``{"mean": x, "se": y}``, in output order."""
-        return {name: stat.to_dict() for name, stat in self.stats.items()}
+    def report(self) -> dict[str, dict[str, Any]]:
+        """Each statistic as ``{"mean": x, "se": y, "ci95": [lo, hi]}``, in output order
+        (:func:`interval_of`)."""
+        return {
+            name: {**stat.to_dict(), "ci95": interval_of(name, stat)}
+            for name, stat in self.stats.items()
+        }
+
+
+#: The statistics that are shares of games (between 0 and 1), whose interval is Wilson's.
+SHARES = ("shared_win_share", "tie_break_share")
+
+
+def interval_of(name: str, stat: RunningStat) -> list[float] | None:
+    """The 95% interval of a statistic's mean, as tournaments give theirs (``ci95``): for a share
+    of games (a win rate, :data:`SHARES`) Wilson's interval with the sample size its standard
+    error implies (a shared win counts a fraction), else the mean plus or minus 1.96 standard
+    errors; ``None`` with fewer than two games.
+
+    >>> s = RunningStat()
+    >>> for x in (0, 1) * 50:
+    ...     s.add(x)
+    >>> interval_of("seat1_win_rate", s), interval_of("turns", s)
+    ([0.403365, 0.596635], [0.401508, 0.598492])
+    """
+    se = stat.se
+    if se is None:
+        return None
+    mean = stat.mean
+    if is_win_share(name) or name in SHARES:
+        p = min(1.0, max(0.0, mean))
+        n = p * (1 - p) / (se * se) if se > 0 and 0 < p < 1 else stat.n
+        lo, hi = wilson_interval(p, n)
+    else:
+        lo, hi = mean - Z95 * se, mean + Z95 * se
+    return [round(lo, 6), round(hi, 6)]
 
 
 def settled_first(rules: Rules) -> tuple[str, ...]:
