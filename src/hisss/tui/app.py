@@ -31,6 +31,7 @@ from textual.widgets import OptionList, Static
 
 from hisss.core import Action, ActionKind, Card, Placement, Snake
 from hisss.i18n import Catalog
+from hisss.kernel.warming import is_warming
 from hisss.record import Phase
 from hisss.tui.dialogs import QuitScreen, SaveScreen, why_not_saved
 from hisss.tui.match import Match
@@ -358,6 +359,9 @@ class HisssApp(GameView):
         match = self.match
         state = match.game.state
         where = (state.turns, state.drawn)
+        # While the expert's compiled code is made ready, the expert answers as careful does
+        # (the hand variant's expert needs no compiled code): the hint says so.
+        careful = is_warming() and not state.rules.has_hands
         action = await asyncio.to_thread(match.hint, state.copy())
         if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
             return
@@ -369,7 +373,7 @@ class HisssApp(GameView):
         said = describe_action(self.catalog, action)
         if action.card is not None:  # the hand variant: which card, then where
             said = f"{self.catalog.card_name(action.card)} → {said}"
-        self.say(self.catalog.text("hint.shows", action=said))
+        self.say(self.catalog.text("hint.shows_careful" if careful else "hint.shows", action=said))
 
     def action_undo(self) -> None:
         """Take back the person's last move and the bots' moves since (``u``)."""
