@@ -18,7 +18,7 @@ an interrupted run given the same arguments resumes after its last complete game
 >>> from hisss.core import RAINBOW, get_rules
 >>> out = simulate(20, 2, 0, get_rules("classic"), RAINBOW, ["random"])
 >>> out["games"], out["turns"]
-(20, {'mean': 49.0, 'se': 0.0})
+(20, {'mean': 49.0, 'se': 0.0, 'ci95': [49.0, 49.0]})
 """
 
 from __future__ import annotations
