@@ -37,6 +37,7 @@ from hisss.core import (
 )
 from hisss.kernel import rollout
 from hisss.kernel.tables import card_arrays, game_tuple, position
+from hisss.sim import kernel_replay
 from hisss.sim.play import play_game
 
 STEPS = Path(rollout.__file__).with_name("steps.py")
@@ -56,6 +57,10 @@ def test_the_rollouts_name_the_steps_they_were_compiled_against() -> None:
     assert digest == rollout.STEPS_DIGEST, (
         "kernel/steps.py changed: set STEPS_DIGEST in kernel/rollout.py to its new SHA-256, "
         "so that numba compiles the rollouts afresh"
+    )
+    assert digest == kernel_replay.STEPS_DIGEST, (
+        "kernel/steps.py changed: set STEPS_DIGEST in sim/kernel_replay.py to its new SHA-256, "
+        "so that numba compiles the replay afresh"
     )
 
 
