@@ -127,7 +127,7 @@ SHARED_OPTIONS: dict[str, tuple[object, set[str]]] = {
     "--deck": (DeckOption, {"simulate", "tournament", "bench", "movetimes", "headroom", "play"}),
     "--seed": (SeedOption, {"simulate", "tournament", "headroom"}),
     "--json": (JsonOption, {"simulate", "tournament", "bench", "movetimes", "headroom"}),
-    "--progress": (ProgressOption, {"simulate", "tournament", "headroom"}),
+    "--progress": (ProgressOption, {"simulate", "tournament", "headroom", "movetimes"}),
     "--workers": (WorkersOption, {"simulate", "tournament", "headroom"}),
     "--backend": (BackendOption, {"simulate", "tournament"}),
     "--address": (AddressOption, {"simulate", "tournament"}),

@@ -192,6 +192,7 @@ def movetimes(
     rule_set_options: SetOption = None,
     deck: DeckOption = "rainbow",
     as_json: JsonOption = False,
+    progress: ProgressOption = None,
 ) -> None:
     """Time a bot's decisions over real games: median, 90th and 99th percentile, worst, mean.
 
@@ -204,9 +205,16 @@ def movetimes(
             raise ConfigError(f"games must be a whole number of at least 1, not {games}")
         the_deck = resolve_deck(deck)
         others = [make_bot(opponent) for _ in range(players - 1)]
-        figures = move_times(
-            make_bot(bot), games, players, seed, opponents=others, rules=rule_set, deck=the_deck
-        )
+        args: dict[str, Any] = {
+            "bot": make_bot(bot),
+            "games": games,
+            "players": players,
+            "seed": seed,
+            "opponents": others,
+            "rules": rule_set,
+            "deck": the_deck,
+        }
+        figures = run_with_progress(move_times, args, "timing", games, progress)
     show(figures, as_json, print_move_times)
 
 

@@ -96,8 +96,10 @@ def move_times(
     opponents: Sequence[Bot] | None = None,
     rules: Rules | None = None,
     deck: Deck = RAINBOW,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Time ``bot``'s decisions over ``games`` seeded games of ``players`` players.
+    """Time ``bot``'s decisions over ``games`` seeded games of ``players`` players
+    (``progress`` is called with (games done, games) after each game).
 
     With ``opponents`` (one bot per other seat) the bot sits in seat ``g % players`` of game
     ``g`` and the opponents fill the other seats in order; without, the bot plays every seat.
@@ -128,6 +130,8 @@ def move_times(
             seats = list(opponents)
             seats.insert(g % players, timed)
         play_game(rules, deck, seats, rng, cards=order)
+        if progress is not None:
+            progress(g, games)
     return {
         "bot": bot.name,
         "games": games,
