@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hisss.core import HisssError
+from hisss.kernel.warming import start_warming
 from hisss.server.app import create_app
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.logs import limit_floods
@@ -175,6 +176,8 @@ async def _serve(
     )
     http_protocol, ws_protocol = protocols(limits)
     sock = bind(host, port, reuse_port)
+    # The expert plays careful's placement until its compiled code is ready: no game waits.
+    start_warming()
     try:
         store = await Store.open(settings.database, settings.database_timeout)
     except StorageError as exc:
