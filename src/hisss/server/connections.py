@@ -75,7 +75,7 @@ def connection_cap(open_files: int) -> int:
     """The connections a server with ``open_files`` may hold, leaving room for its own files.
 
     >>> connection_cap(1024), connection_cap(65536)
-    (858, 58918)
+    (858, 58919)
     """
     return max(16, open_files - RESERVED_FILES - open_files // 10)
 
