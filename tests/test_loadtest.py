@@ -33,7 +33,9 @@ from support.server_process import ServerProcess
 def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
     cpus_before = os.sched_getaffinity(0)
     result = CliRunner().invoke(
-        app, ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--json"]
+        # Players who think a tenth of a second: enough steps to count on a busy machine.
+        app,
+        ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--think", "0.1", "--json"],
     )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
