@@ -38,6 +38,7 @@ from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
 from hisss.core import Action, HisssError
+from hisss.kernel.warming import is_warming
 from hisss.record import GameRecord, SeatKind
 from hisss.server import logs
 from hisss.server.errors import ErrorCode, ProtocolError
@@ -400,10 +401,13 @@ class GameService:
             log.info("game %s: rematch %s", game_id, created.game.code)
         return live
 
-    async def hint(self, game_id: str, seat: int) -> Action:
-        """The expert bot's choice for ``seat``, which is to place its drawn card."""
+    async def hint(self, game_id: str, seat: int) -> tuple[Action, bool]:
+        """The expert bot's choice for ``seat``, which is to place its drawn card, and whether
+        it is a quick one: while the expert's compiled code is made ready at the server's start
+        (:mod:`hisss.kernel.warming`) the expert answers with careful's placement."""
         position, rng = (await self._load(game_id)).hint_position(seat)
-        return await asyncio.to_thread(make_level("expert").move, position, rng)
+        quick = is_warming() and not position.rules.has_hands
+        return await asyncio.to_thread(make_level("expert").move, position, rng), quick
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
