@@ -129,7 +129,7 @@ def test_the_log_the_claims_and_the_experts_hint(make_client: Client) -> None:
             assert set(state["claims"]) <= set(state["legal"])
             ws.send_json({"type": "hint"})
             hint = expect(ws, "hint", seat=1)
-            assert hint["action"] in state["legal"]
+            assert hint["action"] in state["legal"] and hint["quick"] is False
             action = next(iter(state["claims"]), state["legal"][0])
             ws.send_json({"type": "play", "version": state["version"], "action": action})
             after = state_where(ws, newer(state["version"]))
@@ -332,3 +332,23 @@ def test_a_device_asks_for_the_rematch_for_all_its_people_at_once(make_client: C
     with client.websocket_connect(f"/ws/games/{made['rematch']['code']}") as ws:
         ws.send_json({"type": "hello", "token": token})
         expect(ws, "welcome", seats=[1, 2])
+
+
+def test_a_hint_while_the_expert_gets_ready_is_marked_quick(
+    make_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server makes the expert's compiled code ready as it starts; meanwhile the expert answers
+    # with careful's placement at once, and the answer says it is a quick one.
+    monkeypatch.setattr("hisss.server.service.is_warming", lambda: True)
+    monkeypatch.setattr("hisss.bots.expert.is_warming", lambda: True)
+    client = make_client(rate_per_second=1000.0, rate_burst=1000)
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, game["seats"][0]["token"])
+        if state["to_move"] != 1:
+            state = state_where(ws, lambda s: s["to_move"] == 1)
+        ws.send_json({"type": "draw", "version": state["version"]})
+        state = state_where(ws, newer(state["version"]))
+        ws.send_json({"type": "hint"})
+        hint = expect(ws, "hint", seat=1)
+        assert hint["action"] in state["legal"] and hint["quick"] is True

@@ -38,6 +38,7 @@ from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
 from hisss.core import Action, HisssError
+from hisss.kernel.warming import is_warming
 from hisss.record import GameRecord, SeatKind
 from hisss.server import logs
 from hisss.server.errors import ErrorCode, ProtocolError
@@ -402,12 +403,16 @@ class GameService:
             log.info("game %s: rematch %s", game_id, created.game.code)
         return live
 
-    async def hint(self, game_id: str, seat: int, address: str = "?") -> Action:
-        """The expert's choice for ``seat`` (to place its drawn card), within the hint budgets."""
+    async def hint(self, game_id: str, seat: int, address: str = "?") -> tuple[Action, bool]:
+        """The expert bot's choice for ``seat``, which is to place its drawn card, within the hint
+        budgets, and whether it is a quick one: while the expert's compiled code is made ready at
+        the server's start (:mod:`hisss.kernel.warming`) the expert answers with careful's
+        placement."""
         self.quotas.check_hint(game_id, seat, address)
         position, rng = (await self._load(game_id)).hint_position(seat)
+        quick = is_warming() and not position.rules.has_hands
         async with self.quotas.thinking:
-            return await asyncio.to_thread(make_level("expert").move, position, rng)
+            return await asyncio.to_thread(make_level("expert").move, position, rng), quick
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
