@@ -13,6 +13,7 @@ import {
   t,
 } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
+import { setUpMenu } from "./menu.js";
 import { prefs } from "./prefs.js";
 import { ReplayPage } from "./replay.js";
 
@@ -70,6 +71,7 @@ async function main() {
   select.value = currentLanguage();
   applyTexts();
   applyDisplay();
+  setUpMenu();
   const mainEl = document.getElementById("main");
   const page = choosePage(mainEl, { announce, toast });
   select.addEventListener("change", async () => {

@@ -8,6 +8,7 @@ import { actionText, cardName, parseAction, pitSnakeText } from "./cards.js";
 import { copyText, h, replace, touchScreen } from "./dom.js";
 import { hasHands, renderHandCards, renderHiddenHand, splitPlay } from "./hand.js";
 import { currentLanguage, errorText, t, tn } from "./i18n.js";
+import { setBarPart, setMenuOpen, setMenuPart } from "./menu.js";
 import { flyTo, liftSnakes, placeOf, slideFrom, turnOver } from "./motion.js";
 import { describeResult, displayName, renderSeats } from "./people.js";
 import { prefs, rememberSeat, seatFor } from "./prefs.js";
@@ -194,31 +195,27 @@ export class GamePage {
       },
       t("game.copyWatch"),
     );
+    const rulesButton = h(
+      "button",
+      {
+        type: "button",
+        class: "small rules-button",
+        onclick: () => {
+          setMenuOpen(false);
+          renderRules(this.rulesEl, (this.state && this.state.hand_size) || 0);
+          this.rulesEl.showModal();
+        },
+      },
+      t("rules.button"),
+    );
+    setBarPart(h("div", { class: "game-bar" }, this.titleEl, this.connEl));
+    setMenuPart(
+      h("p", { class: "menu-code" }, t("game.title", { code: this.code })),
+      rulesButton,
+      this.marksEl,
+      this.copyEl,
+    );
     this.root.append(
-      h(
-        "div",
-        { class: "game-bar" },
-        this.titleEl,
-        h(
-          "div",
-          { class: "bar-tools" },
-          this.connEl,
-          h(
-            "button",
-            {
-              type: "button",
-              class: "small rules-button",
-              onclick: () => {
-                renderRules(this.rulesEl, (this.state && this.state.hand_size) || 0);
-                this.rulesEl.showModal();
-              },
-            },
-            t("rules.button"),
-          ),
-          this.marksEl,
-          this.copyEl,
-        ),
-      ),
       this.statusEl,
       this.noticeEl,
       h(
@@ -226,13 +223,13 @@ export class GamePage {
         { class: "game-grid" },
         this.seatsEl,
         this.tableEl,
-        this.handEl,
         h(
           "details",
-          { class: "move-log", open: window.innerWidth >= 900 },
+          { class: "move-log", open: window.innerWidth >= 900 && window.innerHeight >= 600 },
           h("summary", {}, t("log.title")),
           this.logEl,
         ),
+        this.handEl,
       ),
       this.textEl,
       this.bannerEl,
@@ -283,7 +280,11 @@ export class GamePage {
   onStatus(status) {
     if (!this.root) return;
     this.root.dataset.ws = status;
-    this.connEl.textContent = t(`conn.${status}`);
+    replace(
+      this.connEl,
+      h("span", { class: "conn-dot", "aria-hidden": "true" }),
+      h("span", { class: "conn-text" }, t(`conn.${status}`)),
+    );
     this.connEl.className = `conn conn-${status}`;
     if (status === "failed" && !this.state) {
       this.showNotice(t("game.unknown", { code: this.code }), true);
@@ -563,12 +564,30 @@ export class GamePage {
 
   // ------------------------------------------------------------------------------ drawing
 
+  /** The turn banner on one line: a long name gives way first (cut with an ellipsis), then
+   * the rest of the sentence; the whole sentence is its title. */
+  renderStatus(st) {
+    const text = this.statusText(st);
+    const who = st.to_move ? this.nameOf(st.to_move) : "";
+    const at = who ? text.indexOf(who) : -1;
+    const parts =
+      at < 0
+        ? [h("span", { class: "status-rest" }, text)]
+        : [
+            at ? h("span", { class: "status-lead" }, text.slice(0, at)) : null,
+            h("span", { class: "status-who" }, who),
+            h("span", { class: "status-rest" }, text.slice(at + who.length)),
+          ];
+    replace(this.statusEl, ...parts);
+    this.statusEl.title = text;
+  }
+
   render(before) {
     const st = this.state;
     const focus = this.focusKey();
     this.root.dataset.version = st.version;
     this.root.dataset.phase = st.phase;
-    this.statusEl.textContent = this.statusText(st);
+    this.renderStatus(st);
     this.statusEl.className = `turn-status${st.to_move ? ` seat-colour-${st.to_move}` : ""}`;
     const mine = this.myTurn("draw") || this.myTurn("place");
     this.root.classList.toggle("my-turn", mine);

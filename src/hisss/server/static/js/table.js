@@ -173,7 +173,8 @@ export function renderTablePanel(cardsLeft, snakes) {
       " ",
       h("span", { class: "cards-left" }, tn("table.cardsLeft", cardsLeft)),
     ),
-    h("div", { class: "table-scroll" }, snakes),
+    h("div", { class: "table-scroll", "aria-labelledby": "table-title", role: "group" }, snakes),
+    h("p", { class: "table-more", "aria-hidden": "true" }, t("table.scrollHint")),
   ];
 }
 
@@ -224,35 +225,67 @@ export function renderDeck(count, { active = false, onDraw = null, touch = false
 }
 
 /**
- * The smallest a table card may get: a wide screen keeps its cards at least twice the size of a
- * phone's (a long game then makes the table taller than the window, and the seats and the deck
- * stay in sight); colour-blind cards are larger, for their symbols and letters.
+ * The smallest a table card may get, in CSS pixels: 36 on a phone (under 600 px wide), 48 on a
+ * tablet, 64 on a wide screen; colour-blind cards are 12 larger, for their symbols and letters.
+ * Below it a snake keeps its size and the table scrolls sideways (the page never does).
  */
-function smallestCard() {
-  const width = window.innerWidth;
-  const min = width < 600 ? 40 : width < 1000 ? 64 : 112;
-  return min + (document.documentElement.classList.contains("cb") ? 16 : 0);
+export function smallestCard(width = window.innerWidth, colourBlind = false) {
+  const min = width < 600 ? 36 : width < 1000 ? 48 : 64;
+  return min + (colourBlind ? 12 : 0);
+}
+
+/** A ghost (a placement's button) is this much wider than its card: padding, border, margin. */
+const GHOST_EXTRA = 16;
+/** Room a row needs besides its cards: the snake's number and the gap beside it. */
+const ROW_EXTRA = 40;
+
+/**
+ * The largest card width, from `max` down to `min` in steps of 2, at which every row fits:
+ * `rows` is a list of {cards, ghosts, extra} (cards and placements in the row, other pixels),
+ * each row one line `width` pixels wide, all the rows one above the other in `height` pixels
+ * (a card is 2/3 as high as wide, with `gap` pixels between rows). `min` when nothing fits.
+ */
+export function cardWidthFor(rows, width, height, { min = 36, max = 170, gap = 14 } = {}) {
+  const widest = (size) =>
+    Math.max(0, ...rows.map((r) => r.cards * size + r.ghosts * (size + GHOST_EXTRA) + r.extra));
+  for (let size = max; size > min; size -= 2) {
+    if (widest(size) <= width && rows.length * (size * (2 / 3) + GHOST_EXTRA + gap) <= height)
+      return size;
+  }
+  return min;
 }
 
 /**
- * Size the cards of a table to the room it has: the largest size (up to `max`) at which every
- * snake, wrapped onto as many lines as it needs, fits the width of the table and the window's
- * height below the table's top; never below `min` (the table then grows and scrolls with the
- * page). The game page and the replay page size their tables the same way.
+ * Size the cards of a table to the room it has: every snake on one line, the largest size (up
+ * to `max`) at which the longest fits the table's width and all of them its height; never below
+ * `min`, where the table scrolls sideways inside itself and says so. The game page and the
+ * replay page size their tables the same way; the size changes smoothly (a CSS transition).
  */
-export function fitCards(area, { min = smallestCard(), max = 170 } = {}) {
+export function fitCards(area, { min, max = 170 } = {}) {
   const list = area.querySelector(".snakes");
-  if (!list) return;
-  const width = list.clientWidth - 40; // the snake's number
-  const counts = [...list.querySelectorAll(".snake-row")].map((row) => row.childElementCount);
-  const room = Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
-  let size = max;
-  for (; size > min; size -= 2) {
-    const perLine = Math.max(1, Math.floor(width / (size + 8)));
-    const lines = counts.reduce((sum, n) => sum + Math.max(1, Math.ceil(n / perLine)), 0);
-    if (lines * (size * (2 / 3) + 14) <= room) break;
-  }
-  area.style.setProperty("--card-w", `${Math.max(size, min)}px`);
+  const scroller = area.querySelector(".table-scroll");
+  if (!list || !scroller) return;
+  const floor = min ?? smallestCard(window.innerWidth, document.documentElement.classList.contains("cb"));
+  const rows = [...list.querySelectorAll(".snake-row")].map((row) => ({
+    cards: row.querySelectorAll(":scope > .card").length,
+    ghosts: row.querySelectorAll(":scope > .ghost").length,
+    extra: ROW_EXTRA + (row.querySelector(".new-label") ? 110 : 0),
+  }));
+  const width = scroller.clientWidth - 8;
+  // Where the table has a height of its own (the game's frame), the rows share it; a table that
+  // grows with the page (a replay, a short window) shares the window's height below its top.
+  const own = scroller.clientHeight;
+  const height =
+    own > 120 ? own - 8 : Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
+  const size = cardWidthFor(rows, width, height, { min: floor, max: Math.max(max, floor) });
+  area.style.setProperty("--card-w", `${size}px`);
+  requestAnimationFrame(() => {
+    const wide = scroller.scrollWidth > scroller.clientWidth + 1;
+    area.classList.toggle("table-wide", wide);
+    // A table that scrolls can be scrolled from the keyboard too.
+    if (wide || scroller.scrollHeight > scroller.clientHeight + 1) scroller.tabIndex = 0;
+    else scroller.removeAttribute("tabindex");
+  });
 }
 
 /** A drawn card shown face up, with its name under it. */
