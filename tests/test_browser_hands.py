@@ -18,6 +18,7 @@ from support.browser import (
     Watch,
     assert_no_sideways_scroll,
     new_context,
+    open_menu,
     open_page,
     phase,
     shot,
@@ -94,6 +95,7 @@ def test_a_whole_online_game_with_hands_against_a_bot(
     assert summary["rules"]["hand_size"] == 3 and not summary["rules"]["hands_seen_by_all"]
     assert wait_my_turn_or_end(page)
     expect(page.locator(".turn-status")).to_contain_text("play a card from your hand")
+    open_menu(page)
     page.get_by_role("button", name="Rules").click()  # the rules speak of this game's hands
     rules = page.locator("dialog.rules-dialog")
     expect(rules).to_contain_text("each player holds 3 cards that only they see")

@@ -16,6 +16,7 @@ from support.browser import (
     Watch,
     assert_no_sideways_scroll,
     new_context,
+    open_menu,
     open_page,
     shot,
     wait_connected,
@@ -169,6 +170,7 @@ def test_a_crowded_table_fits_a_phone_and_a_desktop(
         _no_sideways_scroll(page)
         page.locator(".table-area").scroll_into_view_if_needed()
         shot(page, screenshot_dir, f"crowded-table-{name}")
+        open_menu(page)
         page.locator("#cb-toggle").click()
         expect(page.locator(".table-area .cb-mark").first).to_be_visible()
         _no_sideways_scroll(page)

@@ -21,6 +21,7 @@ from support.browser import (
     assert_no_sideways_scroll,
     click_turn,
     new_context,
+    open_menu,
     open_page,
     phase,
     shot,
@@ -93,6 +94,7 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     page.wait_for_selector(".ghost")
     assert_accessible(page, "the game page, placing (desktop)")
     # For beginners: the places that complete a snake are marked, and the expert gives a hint.
+    open_menu(page)  # the game's tools are in the top bar's menu
     page.get_by_role("button", name="Beginner marks").click()
     expect(page.get_by_role("button", name="Beginner marks")).to_have_attribute(
         "aria-pressed", "true"
@@ -227,6 +229,7 @@ def test_motion_and_sound_and_neither_when_asked(server: Server, browser: Browse
             )
             assert page.title().startswith("Your turn")
     # The sound switch is remembered.
+    open_menu(page)
     page.locator("#sound-toggle").click()
     expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
     page.reload()
@@ -331,6 +334,7 @@ def test_every_page_passes_axe_on_a_desktop_and_a_phone(
         expect(watcher.locator("dialog.end-screen")).to_be_visible()
         assert_accessible(watcher, f"a finished game watched ({name})")
         watcher.locator(".end-close").click()
+        open_menu(page)
         page.locator("#rules-button, .rules-button").first.click()
         expect(page.locator("dialog.rules-dialog")).to_be_visible()
         assert_accessible(page, f"the rules ({name})")

@@ -236,6 +236,12 @@ export class GamePage {
       this.endEl,
       this.rulesEl,
     );
+    // Closed (its button, or Escape), the end screen leaves the focus on the button that opens
+    // it again, beside the final table.
+    this.endEl.addEventListener("close", () => {
+      const again = this.handEl.querySelector(".end-show");
+      if (again) again.focus({ preventScroll: true });
+    });
     replace(this.main, this.root);
     this.renderTitle();
     this.onStatus(this.socket ? this.socket.status : "connecting");
@@ -303,6 +309,10 @@ export class GamePage {
 
   onWelcome(message) {
     this.welcome = message;
+    // A rematch moves every holder one seat round: the token kept here now holds this seat.
+    const held = seatFor(this.code);
+    if (held && message.role === "seat" && held.seat !== message.seat)
+      rememberSeat(this.code, { ...held, seat: message.seat });
     this.renderTitle();
     this.copyEl.hidden = this.device;
     if (message.role === "spectator") this.showNotice(this.notice || t("game.watching"));
@@ -355,10 +365,29 @@ export class GamePage {
     if (fresh) this.move(event, from, lifted);
     if (message.phase === "over" && !this.endShown) {
       this.endShown = true;
-      if (before) sound("end");
-      this.showEnd();
+      this.root.dataset.overAt = String(Math.round(performance.now()));
+      // The end waits for the last placement: its slide, and its Hisss! with the cards flying.
+      const wait = before && fresh ? this.settleTime(event) : 0;
+      clearTimeout(this.endTimer);
+      this.endTimer = setTimeout(() => {
+        if (before) sound("end");
+        this.showEnd();
+      }, wait);
     }
     this.followRematch(before, message);
+  }
+
+  /** Milliseconds the motion of a step takes to play out: a placement's slide, or a claim's
+   * Hisss! banner and the cards flying to the pit (the banner shows with reduced motion too). */
+  settleTime(event) {
+    if (event.kind !== "play") return 0;
+    if (event.hisss) return HISSS_MS + 300;
+    return 700;
+  }
+
+  /** Who reads the page, for the words of a result: its seats, and whether they share it. */
+  whoReads() {
+    return { mine: this.mineSeats, device: this.device, seats: this.state ? this.state.seats : [] };
   }
 
   /** Motion and sound for a new step. */
@@ -507,7 +536,7 @@ export class GamePage {
       }
     }
     if (now.phase === "over" && before.phase !== "over" && now.result) {
-      const result = describeResult(now.result, now.seats.map(displayName));
+      const result = describeResult(now.result, now.seats.map(displayName), this.whoReads());
       this.announce(`${result.headline} ${result.how}`);
     } else if (fresh && hasHands(now) && this.myTurn("place") && before.to_move !== now.to_move) {
       this.announce(this.statusText(now));
@@ -830,7 +859,7 @@ export class GamePage {
     } else if (st.phase === "over") {
       heading = t("status.over");
       if (st.result) {
-        const result = describeResult(st.result, st.seats.map(displayName));
+        const result = describeResult(st.result, st.seats.map(displayName), this.whoReads());
         parts.push(h("p", { class: "result-line" }, result.headline));
       }
       parts.push(
@@ -940,8 +969,13 @@ export class GamePage {
       st,
       code: this.code,
       mine: this.mineSeats,
+      device: this.device,
       onRematch: () => this.askRematch(),
+      onClose: () => this.endEl.close(),
     });
-    if (!this.endEl.open) this.endEl.showModal();
+    if (!this.endEl.open) {
+      this.endEl.showModal();
+      this.root.dataset.endAt = String(Math.round(performance.now()));
+    }
   }
 }

@@ -211,14 +211,34 @@ export function renderSeats({
 
 /**
  * The result in words: {headline, how, tieBreak}. `names` are the seats' display names; `how`
- * is the server's sentence in the reader's language, `tieBreak` the server's flag.
+ * is the server's sentence in the reader's language, `tieBreak` the server's flag. `mine` (the
+ * seats this page plays) and `device` (several people on this device) choose the headline's
+ * words: "You win!" for one player at the table, a win on one device congratulated by name.
  */
-export function describeResult(result, names) {
-  const winners = result.winners.map((w) => names[w - 1]);
-  const headline =
-    winners.length === 1
-      ? t("result.winner", { name: winners[0] })
-      : t("result.shared", { names: joinNames(winners) });
-  const how = result.explanations[currentLanguage()] ?? result.explanation;
-  return { headline, how, tieBreak: result.tie_break };
+export function describeResult(result, names, { mine = [], device = false, seats = [] } = {}) {
+  return {
+    headline: resultHeadline(result.winners, names, { mine, device, seats }),
+    how: result.explanations[currentLanguage()] ?? result.explanation,
+    tieBreak: result.tie_break,
+  };
+}
+
+/** The headline of a result (the seats from 1 that won, the names of every seat), in words. */
+export function resultHeadline(winnerSeats, names, { mine = [], device = false, seats = [] } = {}) {
+  const winners = winnerSeats.map((w) => names[w - 1]);
+  const one = winners.length === 1;
+  if (mine.length === 1 && !device) {
+    const others = winnerSeats.filter((w) => w !== mine[0]).map((w) => names[w - 1]);
+    if (winnerSeats.includes(mine[0])) {
+      return one ? t("result.you") : t("result.youShare", { names: joinNames(others) });
+    }
+    return one ? t("result.youLose", { name: winners[0] }) : t("result.youLoseShared", { names: joinNames(winners) });
+  }
+  const people = (w) => mine.includes(w) && (!seats[w - 1] || seats[w - 1].kind !== "bot");
+  if (device && winnerSeats.some(people)) {
+    return one
+      ? t("result.deviceWinner", { name: winners[0] })
+      : t("result.deviceShared", { names: joinNames(winners) });
+  }
+  return one ? t("result.winner", { name: winners[0] }) : t("result.shared", { names: joinNames(winners) });
 }
