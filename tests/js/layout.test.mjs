@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { cardWidthFor, GHOST_EXTRA, smallestCard } from "../../src/hisss/server/static/js/layout.js";
+import {
+  cardWidthFor,
+  GHOST_EXTRA,
+  ROW_GAP,
+  smallestCard,
+  tableLayout,
+} from "../../src/hisss/server/static/js/layout.js";
 
 const row = (cards, ghosts = 0) => ({ cards, ghosts, extra: 40 });
 
@@ -25,10 +31,20 @@ test("the longest snake fits the width on one row", () => {
 test("many snakes share the height", () => {
   const rows = Array.from({ length: 8 }, () => row(2));
   const size = cardWidthFor(rows, 2000, 500, { min: 36 });
-  assert.ok(8 * (size * (2 / 3) + GHOST_EXTRA + 14) <= 500);
+  assert.ok(8 * (size * (2 / 3)) + 7 * ROW_GAP <= 500);
   assert.ok(size < 170);
 });
 
 test("past the smallest size the cards stay at it (the table scrolls)", () => {
   assert.equal(cardWidthFor([row(40)], 300, 600, { min: 36 }), 36);
+});
+
+test("a wide table of short snakes sets them side by side for larger cards", () => {
+  const rows = Array.from({ length: 6 }, () => row(3));
+  const one = cardWidthFor(rows, 1000, 430);
+  const best = tableLayout(rows, 1000, 430);
+  assert.ok(best.columns > 1, `one column of ${one} px is best?`);
+  assert.ok(best.size > one);
+  // A long snake keeps one column: two would make its cards smaller.
+  assert.equal(tableLayout([row(14), row(1)], 1000, 430).columns, 1);
 });

@@ -4,7 +4,7 @@
 // handlers, and get elements back.
 
 import { arrowKeys, h } from "./dom.js";
-import { cardWidthFor, ROW_EXTRA, smallestCard } from "./layout.js";
+import { ROW_EXTRA, smallestCard, tableLayout } from "./layout.js";
 import { t, tn } from "./i18n.js";
 import {
   actionText,
@@ -247,8 +247,9 @@ export function fitCards(area, { min, max = 170 } = {}) {
   const own = scroller.clientHeight;
   const height =
     own > 120 ? own - 8 : Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
-  const size = cardWidthFor(rows, width, height, { min: floor, max: Math.max(max, floor) });
+  const { size, columns } = tableLayout(rows, width, height, { min: floor, max: Math.max(max, floor) });
   area.style.setProperty("--card-w", `${size}px`);
+  area.style.setProperty("--snake-columns", String(columns));
   requestAnimationFrame(() => {
     const wide = scroller.scrollWidth > scroller.clientWidth + 1;
     area.classList.toggle("table-wide", wide);

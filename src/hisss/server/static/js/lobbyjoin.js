@@ -1,0 +1,159 @@
+// Joining a game by its code or any of its links, watching one, and uploading a record to
+// replay (with the reason a refused record names).
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+import { field, nextId } from "./forms.js";
+import { errorText, t } from "./i18n.js";
+import { prefs, rememberSeat } from "./prefs.js";
+
+/** Why an uploaded record was refused, in the reader's words: which turn, or which line. */
+function uploadProblem(failure) {
+  if (failure.code !== "bad_record") return errorText(failure);
+  const { turn, line } = failure.details;
+  if (Number.isInteger(turn) && turn > 0) return t("upload.badTurn", { turn });
+  if (turn === 0) return t("upload.badSetup");
+  if (Number.isInteger(line)) return t("upload.badLine", { line });
+  return t("upload.notRecord");
+}
+
+/** Methods of the first screen (mixed into LobbyPage). */
+export const joinMethods = {
+  renderJoin() {
+    const codeId = nextId("code");
+    const nameId = nextId("jname");
+    const code = h("input", {
+      id: codeId,
+      name: "code",
+      autocomplete: "off",
+      spellcheck: "false",
+      placeholder: "QB9H4D",
+    });
+    const name = h("input", {
+      id: nameId,
+      name: "name",
+      maxlength: 40,
+      value: prefs.playerName,
+      autocomplete: "nickname",
+    });
+    const error = h("p", { class: "form-error", role: "alert" });
+    this.joinName = name;
+    const watch = h(
+      "button",
+      { type: "button", class: "watch-button", onclick: () => this.watch(code.value, error) },
+      t("lobby.watch"),
+    );
+    return h(
+      "form",
+      {
+        class: "panel join",
+        "aria-labelledby": "join-title",
+        onsubmit: (event) => {
+          event.preventDefault();
+          this.join(code.value, name.value, error);
+        },
+      },
+      h("h2", { id: "join-title" }, t("lobby.join")),
+      field(t("lobby.codeOrLink"), code, t("lobby.codeHelp")),
+      field(t("join.name"), name),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { type: "submit", class: "primary join-button" }, t("join.button")),
+        watch,
+      ),
+      error,
+    );
+  },
+
+  /** {code, seat, token, join} from a code or any of the game's links. */
+  parseTarget(text) {
+    const raw = String(text).trim();
+    let code = raw;
+    let hash = "";
+    const match = /\/g\/([A-Za-z0-9]+)(#.*)?/.exec(raw);
+    if (match) {
+      code = match[1];
+      hash = match[2] || "";
+    }
+    code = code.replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+    const params = new URLSearchParams(hash.slice(1));
+    return {
+      code,
+      seat: Number(params.get("seat")) || null,
+      token: params.get("token"),
+      join: Number(params.get("join")) || null,
+    };
+  },
+
+  async join(text, name, error, seat = null) {
+    const target = this.parseTarget(text);
+    if (!target.code) {
+      error.textContent = t("lobby.needCode");
+      return;
+    }
+    if (target.token && target.seat) {
+      rememberSeat(target.code, { seat: target.seat, token: target.token });
+      location.href = `/g/${target.code}`;
+      return;
+    }
+    prefs.playerName = name.trim();
+    try {
+      const joined = await api.join(target.code, name.trim() || null, seat || target.join);
+      rememberSeat(joined.code, { seat: joined.seat, token: joined.token });
+      location.href = `/g/${joined.code}`;
+    } catch (failure) {
+      if (failure.code === "no_open_seat" || failure.code === "seat_taken") {
+        error.textContent = `${errorText(failure)} ${t("lobby.watchInstead")}`;
+      } else {
+        error.textContent = errorText(failure);
+      }
+    }
+  },
+
+  watch(text, error) {
+    const target = this.parseTarget(text);
+    if (!target.code) {
+      error.textContent = t("lobby.needCode");
+      return;
+    }
+    location.href = `/g/${target.code}`;
+  },
+
+  renderUpload() {
+    const fileId = nextId("record");
+    const file = h("input", {
+      type: "file",
+      id: fileId,
+      accept: ".json,application/json",
+      class: "record-file",
+    });
+    const error = h("p", { class: "form-error", role: "alert" });
+    return h(
+      "form",
+      {
+        class: "panel upload",
+        "aria-labelledby": "upload-title",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          error.textContent = "";
+          const chosen = file.files[0];
+          if (!chosen) {
+            error.textContent = t("upload.none");
+            return;
+          }
+          try {
+            const stored = await api.upload(await chosen.text());
+            location.href = stored.link;
+          } catch (failure) {
+            error.textContent = t("upload.bad", { reason: uploadProblem(failure) });
+          }
+        },
+      },
+      h("h2", { id: "upload-title" }, t("upload.title")),
+      field(t("upload.file"), file, t("upload.help")),
+      h("button", { type: "submit", class: "upload-button" }, t("upload.button")),
+      error,
+    );
+  },
+};
