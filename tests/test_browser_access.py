@@ -17,6 +17,7 @@ from support.browser import (
     new_context,
     open_menu,
     open_page,
+    open_ways,
     phase,
     shot,
     version,
@@ -126,6 +127,7 @@ def test_polish_and_colour_blind_mode(
     watch = Watch()
     context = new_context(browser, watch, PHONE, locale="en-GB")
     lobby = open_page(context, watch, server.url + "/")
+    open_ways(lobby)
     expect(lobby.locator(".quick h2")).to_have_text("Play against the computer")
     assert_no_sideways_scroll(lobby)
     shot(lobby, screenshot_dir, "lobby-phone")
@@ -175,6 +177,7 @@ def test_polish_and_colour_blind_mode(
     # A browser that prefers Polish starts in Polish.
     polish = new_context(browser, watch, DESKTOP, locale="pl-PL")
     first = open_page(polish, watch, server.url + "/")
+    open_ways(first)
     expect(first.locator(".create h2")).to_have_text("Graj online ze znajomymi")
     expect(first.locator(".join h2")).to_have_text("Dołącz do gry")
     watch.check(server)

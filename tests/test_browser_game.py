@@ -21,6 +21,7 @@ from support.browser import (
     click_turn,
     new_context,
     open_page,
+    open_ways,
     phase,
     play_with_clicks,
     pump,
@@ -42,6 +43,7 @@ def test_a_whole_game_against_a_bot_with_clicks(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     shot(page, screenshot_dir, "lobby-desktop")
     page.locator(".seat-name-input").first.fill("Ala")
     page.locator(".seat-row").nth(1).locator(".seat-level").select_option("medium")

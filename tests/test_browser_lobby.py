@@ -18,6 +18,7 @@ from support.browser import (
     new_context,
     open_menu,
     open_page,
+    open_ways,
     shot,
     wait_connected,
 )
@@ -32,6 +33,7 @@ def test_create_share_join_by_code_and_by_link_and_watch(server: Server, browser
     host = new_context(browser, watch, DESKTOP)
     host.grant_permissions(["clipboard-read", "clipboard-write"])
     lobby = open_page(host, watch, server.url + "/")
+    open_ways(lobby)
     rows = lobby.locator(".seat-row")
     lobby.locator(".seat-name-input").first.fill("Ala")
     lobby.get_by_role("button", name="Add a seat").click()
@@ -65,6 +67,7 @@ def test_create_share_join_by_code_and_by_link_and_watch(server: Server, browser
     # Olek joins by typing the code in his own browser.
     guest = new_context(browser, watch, PHONE)
     olek = open_page(guest, watch, server.url + "/")
+    open_ways(olek)
     olek.get_by_label("Code or link").fill(code.lower())
     olek.locator(".join").get_by_label("Your name").fill("Olek")
     olek.locator(".join-button").click()
@@ -79,6 +82,7 @@ def test_create_share_join_by_code_and_by_link_and_watch(server: Server, browser
     expect(page.locator(".seat.mine .seat-name")).to_have_text("Ewa")
     viewer = new_context(browser, watch, DESKTOP)
     spectator = open_page(viewer, watch, server.url + "/")
+    open_ways(spectator)
     spectator.get_by_label("Code or link").fill(f"{server.url}/g/{code}")
     spectator.get_by_role("button", name="Watch").click()
     wait_connected(spectator)

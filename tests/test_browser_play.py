@@ -23,6 +23,7 @@ from support.browser import (
     new_context,
     open_menu,
     open_page,
+    open_ways,
     phase,
     shot,
     version,
@@ -71,6 +72,7 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, audit=True)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     assert_accessible(page, "the first screen (desktop)")
     shot(page, screenshot_dir, "first-screen-desktop")
     quick = page.locator(".quick")
@@ -137,6 +139,7 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     expect(page.locator(".seat.mine")).to_have_count(1)
     # The first screen remembers the choices of the last game against the computer.
     first = open_page(context, watch, server.url + "/")
+    open_ways(first)
     expect(first.locator(".quick-opponents")).to_have_value("2")
     expect(first.locator(".quick-level")).to_have_value("easy")
     expect(first.locator(".quick .pace-select")).to_have_value("fast")
@@ -150,6 +153,7 @@ def test_two_people_and_a_bot_take_turns_on_one_device(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, audit=True)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     device = page.locator(".device-form")
     device.get_by_label("Player 1").fill("Ala")
     device.get_by_label("Player 2").fill("Olek")
@@ -321,6 +325,7 @@ def test_every_page_passes_axe_on_a_desktop_and_a_phone(
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         context = new_context(browser, watch, viewport, touch=viewport is PHONE, audit=True)
         lobby = open_page(context, watch, server.url + "/")
+        open_ways(lobby)
         lobby.wait_for_selector(f".game-item[data-code='{finished['code']}']")
         assert_accessible(lobby, f"the lobby with its lists ({name})")
         assert_no_sideways_scroll(lobby)
@@ -351,6 +356,7 @@ def test_a_refused_upload_names_the_turn_in_the_players_language(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, locale="pl-PL")
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     golden = Path(__file__).parent / "golden" / "classic-2p-rainbow.json"
     text = golden.read_text()
     broken = tmp_path / "zla.json"

@@ -212,6 +212,14 @@ def open_page(context: BrowserContext, watch: Watch, url: str) -> Page:
     return page
 
 
+def open_ways(page: Page) -> None:
+    """Open every one of the first screen's other ways to play (on this device, online, join,
+    replay), which start closed under their titles."""
+    for way in page.locator("details.way:not([open]) > summary").all():
+        way.click()
+    page.wait_for_function("() => !document.querySelector('details.way:not([open])')")
+
+
 def open_menu(page: Page) -> None:
     """Open the top bar's menu (the game's tools and the settings), unless it is open."""
     if page.locator("#menu").is_hidden():

@@ -4,6 +4,7 @@
 // public games.
 
 import { api } from "./api.js";
+import { cardSvg, parseCard } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { createMethods } from "./lobbycreate.js";
@@ -13,6 +14,8 @@ import { playMethods } from "./lobbyplay.js";
 import { prefs, rememberSeat } from "./prefs.js";
 
 const REFRESH_MS = 5000;
+/** The snake of cards at the top of the first screen. */
+const HERO = ["H:green", "M:green-blue", "M:blue-purple", "M:purple-red", "T:red"];
 const PACES = ["fast", "normal", "slow"];
 
 export class LobbyPage {
@@ -26,6 +29,7 @@ export class LobbyPage {
       { kind: "bot", name: "", level: "medium", open: false },
     ];
     this.created = null;
+    this.openWays = new Set();
     this.lists = null;
     this.timer = null;
   }
@@ -44,6 +48,29 @@ export class LobbyPage {
     }, REFRESH_MS);
   }
 
+  /**
+   * One of the other ways to play, closed until chosen: its title (the form's heading) is the
+   * summary that opens it in place. Open ways stay open when the screen is drawn again.
+   */
+  way(name, form, open = false) {
+    const heading = form.querySelector("h2");
+    const details = h(
+      "details",
+      {
+        class: "way",
+        dataset: { way: name },
+        open: open || this.openWays.has(name),
+        ontoggle: () => {
+          if (details.open) this.openWays.add(name);
+          else this.openWays.delete(name);
+        },
+      },
+      h("summary", { class: "way-summary" }, heading),
+      form,
+    );
+    return details;
+  }
+
   rerender() {
     this.render();
     if (this.lists) this.renderLists();
@@ -59,6 +86,7 @@ export class LobbyPage {
         h(
           "section",
           { class: "hero" },
+          h("div", { class: "hero-art", "aria-hidden": "true" }, HERO.map((card) => cardSvg(parseCard(card)))),
           h("h1", {}, t("app.name")),
           h("p", { class: "tagline" }, t("lobby.tagline")),
           h(
@@ -79,10 +107,15 @@ export class LobbyPage {
           ),
         ),
         this.renderQuick(),
-        this.renderDevice(),
-        this.created ? this.renderCreated() : this.renderCreate(),
-        this.renderJoin(),
-        this.renderUpload(),
+        h(
+          "section",
+          { class: "ways", "aria-labelledby": "ways-title" },
+          h("h2", { id: "ways-title", class: "ways-title" }, t("lobby.otherWays")),
+          this.way("device", this.renderDevice()),
+          this.way("create", this.created ? this.renderCreated() : this.renderCreate(), Boolean(this.created)),
+          this.way("join", this.renderJoin()),
+          this.way("upload", this.renderUpload()),
+        ),
         this.listsEl,
       ),
     );

@@ -34,18 +34,22 @@ export const playMethods = {
       {
         id: levelId,
         class: "quick-level",
+        "aria-describedby": `${levelId}-help`,
         onchange: (e) => {
           quick.level = e.target.value;
           save();
+          levelHelp.textContent = t(`levelHelp.${quick.level}`);
         },
       },
       this.levels().map((name) =>
-        h(
-          "option",
-          { value: name, selected: name === quick.level },
-          `${t(`level.${name}`)} – ${t(`levelHelp.${name}`)}`,
-        ),
+        h("option", { value: name, selected: name === quick.level }, t(`level.${name}`)),
       ),
+    );
+    // The level's words under it, whole (an option's text is cut on a phone).
+    const levelHelp = h(
+      "p",
+      { class: "help level-help", id: `${levelId}-help` },
+      t(`levelHelp.${this.levels().includes(quick.level) ? quick.level : "medium"}`),
     );
     const pace = this.paceSelect(paceId, quick.pace, (value) => {
       quick.pace = value;
@@ -79,7 +83,13 @@ export const playMethods = {
         "div",
         { class: "field-row" },
         field(t("quick.against"), opponents),
-        field(t("quick.level"), level),
+        h(
+          "div",
+          { class: "field" },
+          h("label", { for: levelId }, t("quick.level")),
+          level,
+          levelHelp,
+        ),
         field(t("pace.label"), pace),
       ),
       hands.node,
