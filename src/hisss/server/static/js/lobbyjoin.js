@@ -4,15 +4,37 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { field, nextId } from "./forms.js";
-import { errorText, t } from "./i18n.js";
+import { currentLanguage, errorText, t } from "./i18n.js";
 import { prefs, rememberSeat } from "./prefs.js";
 
-/** Why an uploaded record was refused, in the reader's words: which turn, or which line. */
-function uploadProblem(failure) {
+/** What each kind of broken record is called (the server's `kind` of a turn's problem). */
+const TURN_PROBLEMS = {
+  cards: "upload.badCards",
+  seat: "upload.badSeat",
+  move: "upload.badMove",
+  snapshot: "upload.badSnapshot",
+  over: "upload.badOver",
+};
+
+/** A number of bytes as megabytes, as the limit is said ("1 MB"). */
+export function megabytes(bytes) {
+  const n = Math.round((bytes / 1_000_000) * 10) / 10;
+  return t("upload.megabytes", { n: n.toLocaleString(currentLanguage()) });
+}
+
+/**
+ * Why an uploaded record was refused, in the reader's words: the size limit, the place in the
+ * text (line and column), or the turn and what is wrong there (the card order, the player, the
+ * move, the table, the result). `limit` is the server's largest record, in bytes.
+ */
+export function uploadProblem(failure, limit = null) {
+  if (failure.code === "too_large" && limit) return t("upload.tooLarge", { size: megabytes(limit) });
   if (failure.code !== "bad_record") return errorText(failure);
-  const { turn, line } = failure.details;
-  if (Number.isInteger(turn) && turn > 0) return t("upload.badTurn", { turn });
-  if (turn === 0) return t("upload.badSetup");
+  const { turn, line, column, kind } = failure.details || {};
+  if (kind === "result") return t("upload.badResult");
+  if (kind === "setup" || turn === 0) return t("upload.badSetup");
+  if (Number.isInteger(turn) && turn > 0) return t(TURN_PROBLEMS[kind] || "upload.badMove", { turn });
+  if (Number.isInteger(line) && Number.isInteger(column)) return t("upload.badPlace", { line, column });
   if (Number.isInteger(line)) return t("upload.badLine", { line });
   return t("upload.notRecord");
 }
@@ -142,11 +164,17 @@ export const joinMethods = {
             error.textContent = t("upload.none");
             return;
           }
+          const limit = this.options && this.options.limits ? this.options.limits.max_record_bytes : null;
+          if (limit && chosen.size > limit) {
+            // Said at once, without sending a file the server would refuse.
+            error.textContent = t("upload.bad", { reason: t("upload.tooLarge", { size: megabytes(limit) }) });
+            return;
+          }
           try {
             const stored = await api.upload(await chosen.text());
             location.href = stored.link;
           } catch (failure) {
-            error.textContent = t("upload.bad", { reason: uploadProblem(failure) });
+            error.textContent = t("upload.bad", { reason: uploadProblem(failure, limit) });
           }
         },
       },
