@@ -383,8 +383,8 @@ class GameService:
 
     async def rematch(self, game_id: str, seats: tuple[int, ...]) -> LiveGame:
         """The holder of ``seats`` (a device's all) asks for a rematch; once every person seat
-        has, it is made (the same people, tokens and bots, each moved one seat round, and a new deal)
-        and the state names its code."""
+        has, it is made (the same people, tokens and bots, each moved one seat round, and a new
+        deal) and the state names its code."""
         for _seat in seats:
             live = await self._step(game_id, None, lambda live: live.plan_rematch(seats))
             if set(seats) <= live.rematch_votes:
