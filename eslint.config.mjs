@@ -26,7 +26,9 @@ export default [
   },
   {
     files: ["src/hisss/server/static/sw.js"],
-    languageOptions: { globals: { ...globals.serviceworker } },
+    languageOptions: {
+      globals: { ...globals.serviceworker, VERSION: "readonly", FILES: "readonly" },
+    },
   },
   {
     files: ["tests/js/**/*.mjs"],

@@ -307,3 +307,42 @@ def test_each_rematch_moves_the_first_turn_to_the_next_seat(
     shot(page, screenshot_dir, "phone-390x844-rematch")
     watch.check(server)
     context.close()
+
+
+def test_installable_and_plain_about_play_needing_the_server_offline(
+    server: Server, browser: Browser, screenshot_dir: Path
+) -> None:
+    watch = Watch()
+    context = new_context(browser, watch, {"width": 390, "height": 844}, touch=True)
+    page = open_page(context, watch, server.url + "/")
+    manifest = page.evaluate(
+        """async () => {
+             const link = document.querySelector('link[rel=manifest]');
+             return (await fetch(link.href)).json(); }"""
+    )
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    for icon in manifest["icons"]:
+        status = page.evaluate("async (src) => (await fetch(src)).status", icon["src"])
+        assert status == 200, icon
+    assert any(i.get("purpose") == "maskable" for i in manifest["icons"])
+    # The worker keeps every file of the front end under its versioned name.
+    page.wait_for_function("async () => !!(await navigator.serviceWorker.ready).active")
+    kept = page.evaluate(
+        """async () => { const names = await caches.keys();
+                         const cache = await caches.open(names.find(n => n.startsWith('hisss-')));
+                         return (await cache.keys()).map(r => new URL(r.url).pathname); }"""
+    )
+    script = page.evaluate(
+        "() => [...document.scripts].map(s => new URL(s.src).pathname).find(p => p.endsWith('app.js'))"
+    )
+    assert script in kept and "/offline" in kept
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1").first).to_have_text("Playing needs the server")
+    expect(page.locator("section[lang='pl'] h1")).to_have_text("Do gry potrzebny jest serwer")
+    assert page.evaluate(TOO_WIDE) == []
+    shot(page, screenshot_dir, "phone-390x844-offline")
+    page.goto(server.url + "/g/ABCDEF")  # a game's page too: play needs the server
+    expect(page.locator("h1").first).to_have_text("Playing needs the server")
+    context.set_offline(False)
+    context.close()

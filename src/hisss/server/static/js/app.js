@@ -98,6 +98,14 @@ async function main() {
   document.title = t("app.name");
   await page.start();
   document.body.dataset.ready = "yes";
+  // The service worker keeps the front end's files, so the page opens at once next time, and
+  // says plainly without a network that playing needs the server.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").then(
+      (registration) => (document.body.dataset.worker = registration.active ? "active" : "installing"),
+      () => (document.body.dataset.worker = "refused"),
+    );
+  }
 }
 
 main().catch((error) => {
