@@ -215,8 +215,9 @@ def open_page(context: BrowserContext, watch: Watch, url: str) -> Page:
 def open_ways(page: Page) -> None:
     """Open every one of the first screen's other ways to play (on this device, online, join,
     replay), which start closed under their titles."""
-    for way in page.locator("details.way:not([open]) > summary").all():
-        way.click()
+    closed = page.locator("details.way:not([open]) > summary")
+    while closed.count():
+        closed.first.click()
     page.wait_for_function("() => !document.querySelector('details.way:not([open])')")
 
 

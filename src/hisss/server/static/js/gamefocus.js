@@ -2,6 +2,7 @@
 // which opens over the final table and gives the focus back beside it.
 
 import { currentLanguage } from "./i18n.js";
+import { setMenuOpen } from "./menu.js";
 import { displayName } from "./people.js";
 import { renderEnd } from "./story.js";
 
@@ -53,6 +54,7 @@ export const focusMethods = {
       onClose: () => this.endEl.close(),
     });
     if (!this.endEl.open) {
+      setMenuOpen(false);
       this.endEl.showModal();
       this.root.dataset.endAt = String(Math.round(performance.now()));
     }

@@ -1,7 +1,7 @@
 // The menu of the top bar: the page's own tools (a game's code, rules, marks and link) above
-// the settings (language, colour-blind mode, text view, sound). It opens under its button,
-// closes on Escape (the focus goes back to the button), on a click outside it, and after a
-// choice that leaves the page as it was.
+// the settings (language, colour-blind mode, text view, sound). It opens under its button and
+// closes on Escape (the focus goes back to the button), on a click outside it, or when the focus
+// leaves it.
 
 const button = () => document.getElementById("menu-button");
 const panel = () => document.getElementById("menu");
@@ -39,10 +39,16 @@ export function setBarPart(...nodes) {
 export function setUpMenu() {
   button().addEventListener("click", () => setMenuOpen(!isMenuOpen()));
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && isMenuOpen()) {
+    // Escape closes the menu, unless a dialog over the page is open: that closes first.
+    if (event.key === "Escape" && isMenuOpen() && !document.querySelector("dialog[open]")) {
       event.preventDefault();
       setMenuOpen(false, { refocus: true });
     }
+  });
+  // The focus leaving the menu (Tab past its end, a click elsewhere) closes it.
+  panel().addEventListener("focusout", (event) => {
+    const next = event.relatedTarget;
+    if (next && !panel().contains(next) && next !== button()) setMenuOpen(false);
   });
   document.addEventListener("pointerdown", (event) => {
     if (!isMenuOpen()) return;
