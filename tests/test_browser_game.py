@@ -48,7 +48,7 @@ def test_a_whole_game_against_a_bot_with_clicks(
     page.locator(".seat-name-input").first.fill("Ala")
     page.locator(".seat-row").nth(1).locator(".seat-level").select_option("medium")
     page.get_by_role("button", name="Create the game").click()
-    expect(page.locator(".created h2")).to_contain_text("is ready")
+    expect(page.locator("#created-title")).to_contain_text("is ready")
     code = page.locator(".game-code").inner_text()
     page.locator(".play-here").first.click()
     page.wait_for_url(f"**/g/{code}")

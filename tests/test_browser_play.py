@@ -35,6 +35,9 @@ pytest_plugins = ["support.browser"]
 
 #: The size of a table card on a 1280x800 screen before the table took the middle (78 x 52 px).
 OLD_CARD_AREA = 78 * 52
+#: How much larger a card is mid-game now that the whole game fits the window (the table, the
+#: seats and the dock with the hand, none below the fold): the rows share the window's height.
+MID_GAME_GROWTH = 1.6
 
 #: Elements wider than the window, or sticking out of it on the right.
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
@@ -42,6 +45,11 @@ TOO_WIDE = """() => [...document.querySelectorAll('body *')]
   .filter(e => { const r = e.getBoundingClientRect();
                  return r.width > innerWidth + 0.5 || r.right > innerWidth + 0.5; })
   .map(e => e.tagName + '.' + e.className).slice(0, 5)"""
+
+
+#: No card is changing size (the glow of the places to play goes on for ever).
+SETTLED = """() => document.getAnimations().every(
+  a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
 
 
 def claimed_since(page: Page) -> bool:
@@ -112,9 +120,11 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     play_until(page, lambda p: version(p) > 40)
     if wait_my_turn_or_end(page) and phase(page) == "draw":
         click_turn(page)
-    # Mid-game: the table's cards are more than twice the size they were.
+    # Mid-game: the table's cards are much larger than they were, once their size has settled.
+    page.wait_for_function(SETTLED)
     area = card_area(page)
-    assert area >= 2 * OLD_CARD_AREA, f"a card covers {area:.0f} px², not twice {OLD_CARD_AREA}"
+    least = MID_GAME_GROWTH * OLD_CARD_AREA
+    assert area >= least, f"a card covers {area:.0f} px², not {least:.0f}"
     shot(page, screenshot_dir, "mid-game-desktop")
     play_until(page, claimed_since)
     if claimed_since(page):
@@ -364,7 +374,7 @@ def test_a_refused_upload_names_the_turn_in_the_players_language(
     page.locator(".record-file").set_input_files(broken)
     page.locator(".upload-button").click()
     error = page.locator(".upload .form-error")
-    expect(error).to_contain_text("ruch 3 łamie zasady")
+    expect(error).to_contain_text("zasady nie pozwalają na ruch 3")
     assert not re.search(r"\d[LR]:|M:[a-z]+-|is illegal", error.inner_text()), "no engine notation"
     watch.check(server, expected=("status of 422",))
     context.close()

@@ -189,6 +189,6 @@ export const dockMethods = {
       tn("table.cardsLeft", st.cards_left),
       this.statusText(st),
     ].join(" · ");
-    renderTextView(this.textEl, { ...st, status }, controls);
+    renderTextView(this.textEl, { ...st, status, reader: this.whoReads() }, controls);
   },
 };

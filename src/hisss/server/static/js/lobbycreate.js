@@ -206,7 +206,7 @@ export const createMethods = {
             this.created = await api.create(spec);
             this.render();
             this.refresh();
-            this.main.querySelector(".created h2").focus();
+            this.main.querySelector("#created-title").focus();
             this.announce(t("lobby.createdTitle", { code: this.created.code }));
           } catch (failure) {
             error.textContent = errorText(failure);
