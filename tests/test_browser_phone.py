@@ -68,8 +68,11 @@ LAYOUT = """() => {
                        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
                                height: r.height, width: r.width}; };
   const status = document.querySelector('.turn-status');
-  const rows = [...document.querySelectorAll('.table-area .snake-row')].map(row =>
-    new Set([...row.children].map(c => Math.round(c.getBoundingClientRect().top / 4))).size);
+  // A row is one line when one horizontal line crosses all its cards and places.
+  const rows = [...document.querySelectorAll('.table-area .snake-row')].map(row => {
+    const boxes = [...row.children].map(c => c.getBoundingClientRect());
+    return Math.max(...boxes.map(b => b.top)) < Math.min(...boxes.map(b => b.bottom)) ? 1 : 2;
+  });
   return {table: box('.table-area'), dock: box('.game .hand'), status: box('.turn-status'),
           statusLine: parseFloat(getComputedStyle(status).fontSize),
           rows, scrollWidth: document.documentElement.scrollWidth,
