@@ -206,7 +206,8 @@ export class GamePage {
       this.endShown = true;
       this.root.dataset.overAt = String(Math.round(performance.now()));
       // The end waits for the last placement: its slide, and its Hisss! with the cards flying.
-      const wait = before && fresh ? this.settleTime(event) : 0;
+      const banner = Math.max(0, (this.bannerUntil || 0) - performance.now() + 200);
+      const wait = before && fresh ? Math.max(this.settleTime(event), banner) : 0;
       clearTimeout(this.endTimer);
       this.endTimer = setTimeout(() => {
         if (before) sound("end");
@@ -217,7 +218,8 @@ export class GamePage {
   }
 
   /** Milliseconds the motion of a step takes to play out: a placement's slide, or a claim's
-   * Hisss! banner and the cards flying to the pit (the banner shows with reduced motion too). */
+   * Hisss! banner and the cards flying to the pit (the banner shows with reduced motion too).
+   * The end also waits for a banner still showing from the step before. */
   settleTime(event) {
     if (event.kind !== "play") return 0;
     if (event.hisss) return HISSS_MS + 300;

@@ -95,6 +95,7 @@ export const newsMethods = {
     this.bannerEl.classList.remove("show");
     void this.bannerEl.offsetWidth; // restart the animation
     this.bannerEl.classList.add("show");
+    this.bannerUntil = performance.now() + HISSS_MS;
     clearTimeout(this.bannerTimer);
     this.bannerTimer = setTimeout(() => this.bannerEl.classList.remove("show"), HISSS_MS);
   },
