@@ -20,6 +20,11 @@ export const ROW_EXTRA = 40;
 export const ROW_GAP = 10;
 export const COLUMN_GAP = 18;
 
+/** The width of the longest of `rows` with cards `size` pixels wide. */
+export function widestRow(rows, size) {
+  return Math.max(0, ...rows.map((r) => r.cards * size + r.ghosts * (size + GHOST_EXTRA) + r.extra));
+}
+
 /**
  * The largest card width, from `max` down to `min` in steps of 2, at which every row fits:
  * `rows` is a list of {cards, ghosts, extra} (cards and placements in the row, other pixels),
@@ -27,10 +32,10 @@ export const COLUMN_GAP = 18;
  * `height` pixels (a card is 2/3 as high as wide; a row with placements is 10 pixels higher for
  * their frames). `min` when nothing fits.
  */
+
 export function cardWidthFor(rows, width, height, { min = 36, max = 170, columns = 1 } = {}) {
   const across = (width - (columns - 1) * COLUMN_GAP) / columns;
-  const widest = (size) =>
-    Math.max(0, ...rows.map((r) => r.cards * size + r.ghosts * (size + GHOST_EXTRA) + r.extra));
+  const widest = (size) => widestRow(rows, size);
   const tall = (size) => {
     let total = 0;
     for (let i = 0; i < rows.length; i += columns) {

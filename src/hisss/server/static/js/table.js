@@ -4,7 +4,7 @@
 // handlers, and get elements back.
 
 import { arrowKeys, h } from "./dom.js";
-import { ROW_EXTRA, smallestCard, tableLayout } from "./layout.js";
+import { COLUMN_GAP, ROW_EXTRA, smallestCard, tableLayout, widestRow } from "./layout.js";
 import { t, tn } from "./i18n.js";
 import {
   actionText,
@@ -250,13 +250,14 @@ export function fitCards(area, { min, max = 170 } = {}) {
   const { size, columns } = tableLayout(rows, width, height, { min: floor, max: Math.max(max, floor) });
   area.style.setProperty("--card-w", `${size}px`);
   area.style.setProperty("--snake-columns", String(columns));
-  requestAnimationFrame(() => {
-    const wide = scroller.scrollWidth > scroller.clientWidth + 1;
-    area.classList.toggle("table-wide", wide);
-    // A table that scrolls can be scrolled from the keyboard too.
-    if (wide || scroller.scrollHeight > scroller.clientHeight + 1) scroller.tabIndex = 0;
-    else scroller.removeAttribute("tabindex");
-  });
+  // Whether the rows will be wider than the table at that size (known now, while the cards
+  // still grow or shrink to it): the table then says that more lies to the side.
+  const across = (width - (columns - 1) * COLUMN_GAP) / columns;
+  const wide = widestRow(rows, size) > across + 1;
+  area.classList.toggle("table-wide", wide);
+  // A table that scrolls can be scrolled from the keyboard too.
+  if (wide || list.scrollHeight > scroller.clientHeight + 1) scroller.tabIndex = 0;
+  else scroller.removeAttribute("tabindex");
 }
 
 /** A drawn card shown face up, with its name under it. */
