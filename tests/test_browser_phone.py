@@ -115,9 +115,20 @@ def game_page(context: BrowserContext, watch: Watch, url: str, names: list[str])
     return page
 
 
-def check_frame(page: Page, size: tuple[int, int, bool], where: str) -> dict[str, Any]:
-    """The frame of the game at ``size``: checked, and returned for more checks."""
+#: Nothing is moving or changing size (the glow of the places to play goes on for ever).
+SETTLED = """() => document.getAnimations().every(
+  a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
+
+
+def check_frame(
+    page: Page, size: tuple[int, int, bool], where: str, shots: tuple[Path, str] | None = None
+) -> dict[str, Any]:
+    """The frame of the game at ``size``, once still: saved to ``shots`` (a folder and a name),
+    checked, and returned for more checks."""
     width, height, _touch = size
+    page.wait_for_function(SETTLED)
+    if shots is not None:
+        shot(page, *shots)
     wide = page.evaluate(TOO_WIDE)
     assert not wide, f"{where} at {sized(size)}: wider than the screen: {wide}"
     layout: dict[str, Any] = page.evaluate(LAYOUT)
@@ -174,15 +185,13 @@ def test_a_whole_game_at_every_size(
     lobby.close()
     assert wait_my_turn_or_end(page)
     assert phase(page) == "draw"
-    check_frame(page, size, "drawing")
-    shot(page, screenshot_dir, f"phone-{tag}-2-draw")
+    check_frame(page, size, "drawing", (screenshot_dir, f"phone-{tag}-2-draw"))
     # The whole name shows on focus (and on hover): the seat's tile holds it.
     expect(page.locator(".seat[data-seat='2'] .seat-head")).to_have_attribute(
         "data-full", LONG_NAMES[1]
     )
     click_turn(page)
-    check_frame(page, size, "placing")
-    shot(page, screenshot_dir, f"phone-{tag}-3-place")
+    check_frame(page, size, "placing", (screenshot_dir, f"phone-{tag}-3-place"))
     open_menu(page)
     expect(page.locator("#menu .menu-code")).to_contain_text(game["code"])
     assert page.evaluate(TOO_WIDE) == [], "the open menu is wider than the screen"
@@ -195,8 +204,7 @@ def test_a_whole_game_at_every_size(
         click_turn(page)
         steps += 1
         if not late and steps >= 8 and phase(page) == "place":
-            check_frame(page, size, "late in the game")
-            shot(page, screenshot_dir, f"phone-{tag}-5-late")
+            check_frame(page, size, "late in the game", (screenshot_dir, f"phone-{tag}-5-late"))
             late = True
         assert steps < 200, "the game does not end"
     # The end screen waits for the last placement's slide, or its Hisss! and flying cards.
@@ -215,9 +223,8 @@ def test_a_whole_game_at_every_size(
     # Escape, or the button, leaves the final table in sight and the focus on the way back.
     page.keyboard.press("Escape")
     expect(end).to_be_hidden()
-    assert page.evaluate("document.activeElement.classList.contains('end-show')")
-    check_frame(page, size, "the final table")
-    shot(page, screenshot_dir, f"phone-{tag}-7-final-table")
+    expect(page.locator(".end-show")).to_be_focused()
+    check_frame(page, size, "the final table", (screenshot_dir, f"phone-{tag}-7-final-table"))
     taken = page.locator(".seat .pit-button")
     if taken.count():
         taken.first.click()
@@ -245,14 +252,12 @@ def test_five_cards_in_hand_at_every_size(
     )
     page = game_page(context, watch, server.url + game["seats"][0]["link"], LONG_NAMES)
     assert wait_my_turn_or_end(page)
-    check_frame(page, size, "the hand")
+    check_frame(page, size, "the hand", (screenshot_dir, f"phone-{tag}-hand-1-choose"))
     check_hand(page, size)
-    shot(page, screenshot_dir, f"phone-{tag}-hand-1-choose")
     page.locator(".hand-choice.playable").first.click()
     page.wait_for_selector(".ghost")
-    check_frame(page, size, "a card chosen")
+    check_frame(page, size, "a card chosen", (screenshot_dir, f"phone-{tag}-hand-2-chosen"))
     check_hand(page, size)
-    shot(page, screenshot_dir, f"phone-{tag}-hand-2-chosen")
     watch.check(server)
     context.close()
 

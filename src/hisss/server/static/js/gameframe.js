@@ -115,9 +115,32 @@ export const frameMethods = {
       t("rules.button"),
     );
     setBarPart(h("div", { class: "game-bar" }, this.titleEl, this.connEl));
+    // The log of moves: beside the table on a wide screen; on a smaller one it opens from the
+    // menu over the dock (and closes from its own title), so the frame never grows a scroll.
+    const wide = window.matchMedia("(min-width: 900px) and (min-height: 560px)").matches;
+    this.logBox = h(
+      "details",
+      { class: "move-log", open: wide },
+      h("summary", {}, t("log.title")),
+      this.logEl,
+    );
+    const movesButton = h(
+      "button",
+      {
+        type: "button",
+        class: "small moves-button",
+        onclick: () => {
+          setMenuOpen(false);
+          this.logBox.open = true;
+          this.logBox.querySelector("summary").focus({ preventScroll: true });
+        },
+      },
+      t("log.title"),
+    );
     setMenuPart(
       h("p", { class: "menu-code" }, t("game.title", { code: this.code })),
       rulesButton,
+      movesButton,
       this.marksEl,
       this.copyEl,
     );
@@ -129,12 +152,7 @@ export const frameMethods = {
         { class: "game-grid" },
         this.seatsEl,
         this.tableEl,
-        h(
-          "details",
-          { class: "move-log", open: window.innerWidth >= 900 && window.innerHeight >= 600 },
-          h("summary", {}, t("log.title")),
-          this.logEl,
-        ),
+        this.logBox,
         this.handEl,
       ),
       this.textEl,
