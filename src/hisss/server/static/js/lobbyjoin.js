@@ -9,11 +9,11 @@ import { prefs, rememberSeat } from "./prefs.js";
 
 /** What each kind of broken record is called (the server's `kind` of a turn's problem). */
 const TURN_PROBLEMS = {
-  cards: "upload.badCards",
-  seat: "upload.badSeat",
-  move: "upload.badMove",
-  snapshot: "upload.badSnapshot",
-  over: "upload.badOver",
+  cards: (turn) => t("upload.badCards", { turn }),
+  seat: (turn) => t("upload.badSeat", { turn }),
+  move: (turn) => t("upload.badMove", { turn }),
+  snapshot: (turn) => t("upload.badSnapshot", { turn }),
+  over: (turn) => t("upload.badOver", { turn }),
 };
 
 /** A number of bytes as megabytes, as the limit is said ("1 MB"). */
@@ -33,7 +33,7 @@ export function uploadProblem(failure, limit = null) {
   const { turn, line, column, kind } = failure.details || {};
   if (kind === "result") return t("upload.badResult");
   if (kind === "setup" || turn === 0) return t("upload.badSetup");
-  if (Number.isInteger(turn) && turn > 0) return t(TURN_PROBLEMS[kind] || "upload.badMove", { turn });
+  if (Number.isInteger(turn) && turn > 0) return (TURN_PROBLEMS[kind] || TURN_PROBLEMS.move)(turn);
   if (Number.isInteger(line) && Number.isInteger(column)) return t("upload.badPlace", { line, column });
   if (Number.isInteger(line)) return t("upload.badLine", { line });
   return t("upload.notRecord");
