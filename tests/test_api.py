@@ -356,6 +356,30 @@ def test_records_that_are_not_json_or_too_big(client: TestClient) -> None:
     error(client.post("/api/replays", content=b" " * 1_100_000), 413, "too_large")
 
 
+def test_the_service_worker_keeps_every_versioned_file_and_the_offline_page(
+    client: TestClient,
+) -> None:
+    script = client.get("/sw.js")
+    assert script.status_code == 200
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert script.headers["cache-control"] == "no-cache"
+    head = script.text.splitlines()[:2]
+    version = json.loads(head[0].removeprefix("const VERSION = ").removesuffix(";"))
+    files = json.loads(head[1].removeprefix("const FILES = ").removesuffix(";"))
+    page = client.get("/").text
+    assert f"/static/{version}/js/app.js" in page and f"/static/{version}/js/app.js" in files
+    assert f"/static/{version}/manifest.webmanifest" in page
+    for path in files:
+        kept = client.get(path)
+        assert kept.status_code == 200, path
+        assert "immutable" in kept.headers["cache-control"], path
+    offline = client.get("/offline")
+    assert offline.status_code == 200
+    assert "Playing needs the server" in offline.text
+    assert "Do gry potrzebny jest serwer" in offline.text
+    assert f'href="/static/{version}/css/hisss.css"' in offline.text
+
+
 def test_options_health_and_schema(client: TestClient) -> None:
     options = client.get("/api/options").json()
     assert options["protocol"] == 1 and set(options["presets"]) == {"classic", "pl"}
