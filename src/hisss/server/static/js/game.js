@@ -9,7 +9,7 @@ import { dockMethods } from "./gamedock.js";
 import { focusMethods } from "./gamefocus.js";
 import { frameMethods } from "./gameframe.js";
 import { HISSS_MS, newsMethods } from "./gamenews.js";
-import { followLog } from "./gamestate.js";
+import { followLog, isFresh } from "./gamestate.js";
 import { viewMethods } from "./gameview.js";
 import { hasHands, splitPlay } from "./hand.js";
 import { errorText, t } from "./i18n.js";
@@ -184,7 +184,7 @@ export class GamePage {
     const before = this.state;
     if (!("log" in message)) message.log = followLog(before, message);
     const event = message.last_event;
-    const fresh = event && before && (!before.last_event || event.seq > before.last_event.seq);
+    const fresh = isFresh(before, message);
     // Where things are before the page is drawn again: the card in the hand slides from there,
     // and a claimed snake's cards fly from there.
     const from = fresh && event.kind === "play" ? placeOf(this.handEl.querySelector(".drawn-card")) : null;

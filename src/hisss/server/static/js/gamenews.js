@@ -3,6 +3,7 @@
 
 import { actionText, cardName, pitSnakeText } from "./cards.js";
 import { h, replace, touchScreen } from "./dom.js";
+import { isFresh } from "./gamestate.js";
 import { hasHands } from "./hand.js";
 import { t, tn } from "./i18n.js";
 import { flyTo, slideFrom, turnOver } from "./motion.js";
@@ -44,7 +45,7 @@ export const newsMethods = {
 
   tellNews(before, now) {
     const event = now.last_event;
-    const fresh = event && before && (!before.last_event || event.seq > before.last_event.seq);
+    const fresh = isFresh(before, now);
     if (!before) {
       this.announce(this.statusText(now));
       return;

@@ -2,6 +2,7 @@
 // place, and which card that is (in the hand variant, the one chosen from the hand).
 
 import { h, replace } from "./dom.js";
+import { isFresh } from "./gamestate.js";
 import { hasHands, splitPlay } from "./hand.js";
 import { t } from "./i18n.js";
 import { displayName, renderSeats } from "./people.js";
@@ -105,8 +106,7 @@ export const viewMethods = {
 
   renderTable(before) {
     const st = this.state;
-    const fresh =
-      before && st.last_event && (!before.last_event || st.last_event.seq > before.last_event.seq);
+    const fresh = isFresh(before, st);
     const spot = fresh ? placedSpot(st.last_event, st.table) : null;
     const mineToPlace = this.myTurn("place");
     const choice = this.placing();
