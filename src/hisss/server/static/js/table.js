@@ -242,11 +242,12 @@ export function fitCards(area, { min, max = 170 } = {}) {
     extra: ROW_EXTRA + (row.querySelector(".new-label") ? 110 : 0),
   }));
   const width = scroller.clientWidth - 8;
-  // Where the table has a height of its own (the game's frame), the rows share it; a table that
-  // grows with the page (a replay, a short window) shares the window's height below its top.
-  const own = scroller.clientHeight;
-  const height =
-    own > 120 ? own - 8 : Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
+  // In the game's frame the table has a height of its own, which the rows share; a replay's
+  // table grows with the page and shares the window's height below its top.
+  const framed = !area.closest(".replay");
+  const height = framed
+    ? Math.max(scroller.clientHeight - 8, 60)
+    : Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
   const { size, columns } = tableLayout(rows, width, height, { min: floor, max: Math.max(max, floor) });
   area.style.setProperty("--card-w", `${size}px`);
   area.style.setProperty("--snake-columns", String(columns));
