@@ -39,9 +39,10 @@ OLD_CARD_AREA = 78 * 52
 #: seats and the dock with the hand, none below the fold): the rows share the window's height.
 MID_GAME_GROWTH = 1.6
 
-#: Elements wider than the window, or sticking out of it on the right.
+#: Elements wider than the window, or sticking out of it on the right (the snakes' rows may run
+#: on inside the table, which then scrolls sideways by itself).
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
-  .filter(e => !e.closest('.visually-hidden, .fly-layer, dialog:not([open])'))
+  .filter(e => !e.closest('.visually-hidden, .fly-layer, dialog:not([open]), .table-scroll > *'))
   .filter(e => { const r = e.getBoundingClientRect();
                  return r.width > innerWidth + 0.5 || r.right > innerWidth + 0.5; })
   .map(e => e.tagName + '.' + e.className).slice(0, 5)"""
@@ -138,13 +139,16 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     ), "every claim is in the log of moves"
     assert_accessible(page, "the end screen (desktop)")
     shot(page, screenshot_dir, "end-desktop")
-    # The rematch: the same seats, a new deal, at once (nobody else has to agree).
+    # The rematch: the same players moved one seat round (the first turn goes to the next seat),
+    # a new deal, at once (nobody else has to agree).
     end.get_by_role("button", name="Rematch").click()
     page.wait_for_url(re.compile(r"/g/(?!" + code + r")[A-Z0-9]+$"))
     wait_connected(page)
     again = page.url.rsplit("/", 1)[1]
     rematch = server.get(f"/api/games/{again}")
-    assert [s["name"] for s in rematch["seats"]] == [s["name"] for s in summary["seats"]]
+    assert [s["kind"] for s in rematch["seats"]] == ["bot", "bot", "person"]
+    assert [s["name"] for s in rematch["seats"]] == ["Bot 1 (easy)", "Bot 2 (easy)", "Player 3"]
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "3")
     assert rematch["pace"] == "fast" and rematch["status"] == "running"
     expect(page.locator(".seat.mine")).to_have_count(1)
     # The first screen remembers the choices of the last game against the computer.
