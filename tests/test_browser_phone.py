@@ -354,3 +354,36 @@ def test_installable_and_plain_about_play_needing_the_server_offline(
     expect(page.locator("h1").first).to_have_text("Playing needs the server")
     context.set_offline(False)
     context.close()
+
+
+def test_one_device_shows_a_hand_without_the_table_jumping(
+    server: Server, browser: Browser, screenshot_dir: Path
+) -> None:
+    """Passing a phone round: the hand face down, then shown, keeps the table's cards as they were
+    (the dock keeps its height)."""
+    watch = Watch()
+    context = new_context(browser, watch, {"width": 390, "height": 844}, touch=True)
+    game = server.create(
+        {"kind": "person", "name": "Ala"},
+        {"kind": "person", "name": "Olek"},
+        device=True,
+        set={"hand_size": 3},
+    )
+    page = open_page(context, watch, server.url + game["seats"][0]["link"])
+    wait_connected(page)
+    page.wait_for_selector(".hand-reveal")
+    page.wait_for_function(SETTLED)
+    size = (
+        "() => getComputedStyle(document.querySelector('.table-area')).getPropertyValue('--card-w')"
+    )
+    dock = "() => document.querySelector('.game .hand').getBoundingClientRect().height"
+    hidden = (page.evaluate(size), page.evaluate(dock))
+    shot(page, screenshot_dir, "phone-390x844-device-hand-hidden")
+    page.locator(".hand-reveal").click()
+    page.wait_for_selector(".hand-choice")
+    page.wait_for_function(SETTLED)
+    shown = (page.evaluate(size), page.evaluate(dock))
+    shot(page, screenshot_dir, "phone-390x844-device-hand-shown")
+    assert hidden == shown, f"face down {hidden}, shown {shown}"
+    watch.check(server)
+    context.close()
