@@ -23,7 +23,12 @@ export const viewMethods = {
         ? [h("span", { class: "status-rest" }, text)]
         : [
             at ? h("span", { class: "status-lead" }, text.slice(0, at)) : null,
-            h("span", { class: "status-who" }, who),
+            // A long name shrinks first, never below a few letters (nor wider than itself).
+            h(
+              "span",
+              { class: "status-who", style: `min-width:${Math.min([...who].length, 5) * 0.5}em` },
+              who,
+            ),
             h("span", { class: "status-rest" }, text.slice(at + who.length)),
           ];
     replace(this.statusEl, ...parts);
