@@ -178,7 +178,7 @@ def test_a_state_that_follows_the_last_one_sent_leaves_the_log_out(make_client: 
             assert hello(again, game["seats"][0]["token"])["log"][: len(log)] == log
 
 
-def test_a_solo_rematch_starts_at_once_with_the_same_seats(make_client: Client) -> None:
+def test_a_solo_rematch_starts_at_once_with_the_seats_moved_round(make_client: Client) -> None:
     client = make_client()
     game = create(client, ALA, {"kind": "bot", "level": "hard"}, pace="fast", public=True)
     token = game["seats"][0]["token"]
@@ -198,13 +198,15 @@ def test_a_solo_rematch_starts_at_once_with_the_same_seats(make_client: Client) 
     code = made["rematch"]["code"]
     summary = client.get(f"/api/games/{code}").json()
     assert summary["status"] == "running" and summary["pace"] == "fast" and summary["public"]
+    # Each rematch gives the first turn to the next seat: the bot, renamed for its new seat,
+    # now moves first, and Ala's token holds her new seat.
     assert [(s["kind"], s["name"], s["level"]) for s in summary["seats"]] == [
+        ("bot", "Bot 1 (hard)", "hard"),
         ("person", "Ala", None),
-        ("bot", "Bot 2 (hard)", "hard"),
     ]
     with client.websocket_connect(f"/ws/games/{code}") as ws:
         ws.send_json({"type": "hello", "token": token})
-        expect(ws, "welcome", role="seat", seat=1)  # the same token holds the same seat
+        expect(ws, "welcome", role="seat", seat=2)
 
 
 def test_an_online_rematch_starts_when_every_person_asks(make_client: Client) -> None:
@@ -245,7 +247,9 @@ def test_an_online_rematch_starts_when_every_person_asks(make_client: Client) ->
     record = client.get(f"/api/games/{game['code']}/record")
     assert record.status_code == 200, "the rematch steps stay out of the game's record"
     code = made["rematch"]["code"]
-    for token, seat in ((ala, 1), (olek, 2)):
+    # Olek moves first in the rematch: every holder moved one seat round.
+    assert [s["name"] for s in client.get(f"/api/games/{code}").json()["seats"]] == ["Olek", "Ala"]
+    for token, seat in ((ala, 2), (olek, 1)):
         with client.websocket_connect(f"/ws/games/{code}") as ws:
             ws.send_json({"type": "hello", "token": token})
             expect(ws, "welcome", seat=seat)

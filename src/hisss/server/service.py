@@ -386,7 +386,8 @@ class GameService:
 
     async def rematch(self, game_id: str, seats: tuple[int, ...]) -> LiveGame:
         """The holder of ``seats`` (a device's all) asks for a rematch; once every person seat
-        has, it is made (the same seats and tokens, a new deal) and the state names its code."""
+        has, it is made (the same people, tokens and bots, each moved one seat round, and a new
+        deal) and the state names its code."""
         for _seat in seats:
             live = await self._step(game_id, None, lambda live: live.plan_rematch(seats))
             if set(seats) <= live.rematch_votes:
@@ -398,7 +399,7 @@ class GameService:
             spec = GameSpec(
                 live.rules, live.deck, live.rematch_seating(), live.title, live.public, live.pace
             )
-            created = await self._create(spec, dict(live.token_hashes), {})
+            created = await self._create(spec, live.rematch_tokens(), {})
             await self._commit(live, live.plan_rematch_made(created.game.code))
             log.info("game %s: rematch %s", game_id, created.game.code)
         return live
