@@ -19,6 +19,7 @@ from pettingzoo.test import api_test, seed_test
 import hisss.rl
 from hisss.core import ConfigError, IllegalActionError, Rules, parse_action
 from hisss.rl import GYM_ID, HisssEnv, env, raw_env, terminal_rewards
+from hisss.rl.gymnasium_env import IllegalActionWarning
 
 #: Warnings that PettingZoo's api_test gives every environment with dict observations that is not
 #: one of its own classic games (it compares the environment's name with a fixed list).
@@ -99,7 +100,7 @@ def test_pettingzoo_illegal_actions_raise_and_change_nothing() -> None:
         e.step(illegal)
     with pytest.raises(IllegalActionError, match=r"outside 0 \.\. 57134"):
         e.step(10**6)
-    with pytest.raises(IllegalActionError, match="index of Discrete"):
+    with pytest.raises(TypeError, match="one whole number"):
         e.step("new")  # type: ignore[arg-type]
     after = e.observe(agent)
     assert e.agent_selection == agent
@@ -129,13 +130,25 @@ def test_pettingzoo_render_and_bad_settings() -> None:
         raw_env(shaping=-1)
 
 
+def _check_env_warnings(check: Callable[[], None]) -> None:
+    """Run ``check`` allowing only the warnings of illegal actions counted as losses (check_env
+    steps with unmasked samples)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check()
+    unexpected = [str(w.message) for w in caught if w.category is not IllegalActionWarning]
+    assert not unexpected, unexpected
+
+
 def test_gymnasium_check_env() -> None:
     made = [
-        gymnasium.make(GYM_ID),
-        gymnasium.make(GYM_ID, players=3, seat=2, opponents=["greedy", "careful"]),
+        gymnasium.make(GYM_ID, illegal_action="lose"),
+        gymnasium.make(
+            GYM_ID, players=3, seat=1, opponents=["greedy", "careful"], illegal_action="lose"
+        ),
     ]
     for e in made:
-        _no_warnings_but(set(), partial(check_env, e.unwrapped))
+        _check_env_warnings(partial(check_env, e.unwrapped))
 
 
 def test_gymnasium_registration_is_by_importing_hisss_rl_without_pyspiel() -> None:
@@ -188,14 +201,50 @@ def test_gymnasium_illegal_action_policies() -> None:
     obs2, *_ = strict.step(legal)  # the rejected actions changed nothing
     assert not np.array_equal(obs, obs2)
 
-    lenient = HisssEnv()
+    lenient = HisssEnv(illegal_action="lose")
     obs, info = lenient.reset(seed=3)
     turns = lenient.game.turns
-    obs2, reward, terminated, truncated, info2 = lenient.step(illegal)
+    with pytest.warns(IllegalActionWarning, match=f"illegal action {illegal} counted as a loss"):
+        obs2, reward, terminated, truncated, info2 = lenient.step(illegal)
     assert (reward, terminated, truncated, info2["illegal_action"]) == (-1.0, True, False, True)
     assert np.array_equal(obs, obs2) and lenient.game.turns == turns
     with pytest.raises(IllegalActionError, match="call reset"):
         lenient.step(legal)
+
+
+INTEGER_LIKE = [int, np.int64, np.int32, np.uint16, np.array, lambda i: np.array(i, np.int8)]
+
+
+@pytest.mark.parametrize("make", INTEGER_LIKE, ids=lambda f: getattr(f, "__name__", "int8 0-d"))
+def test_integer_like_actions_are_accepted_by_both_environments(make: Callable[[int], Any]) -> None:
+    gym_env = HisssEnv(players=2, opponents="random")
+    _, info = gym_env.reset(seed=5)
+    pz = raw_env(players=2)
+    pz.reset(seed=5)
+    for _ in range(6):
+        legal = int(np.flatnonzero(info["action_mask"])[-1])
+        _, _, done, _, info = gym_env.step(make(legal))
+        assert "illegal_action" not in info
+        if done:
+            break
+    mask = pz.observe(pz.agent_selection)["action_mask"]
+    pz.step(make(int(np.flatnonzero(mask)[-1])))
+    assert pz.game.turns == 1
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "0", np.array([0]), np.array(0.0), None, [0]])
+def test_other_actions_raise_and_change_nothing(bad: object) -> None:
+    for lose in ("raise", "lose"):
+        gym_env = HisssEnv(illegal_action=lose)
+        gym_env.reset(seed=5)
+        with pytest.raises(TypeError, match="an action is one whole number"):
+            gym_env.step(bad)
+        assert gym_env.game.turns == 0
+    pz = raw_env(players=2)
+    pz.reset(seed=5)
+    with pytest.raises(TypeError, match="an action is one whole number"):
+        pz.step(bad)
+    assert pz.game.turns == 0
 
 
 def test_gymnasium_bad_settings() -> None:

@@ -10,8 +10,8 @@ Parameters: ``players`` (2 to 5, or 6 with the rule option), ``rules`` (a
 :class:`~hisss.core.Deck` or a built-in deck name, default ``rainbow``), ``seat`` (the learning
 seat, 1 to ``players``, default 1), ``opponents`` (bot or level names of
 :func:`hisss.bots.make_bot`: one name for every other seat or one per other seat in seat order,
-default ``["random"]``), ``illegal_action`` (``"lose"`` or ``"raise"``, see Actions), ``shaping``
-(see Rewards, default 0) and ``render_mode`` (``None`` or ``"ansi"``).
+default ``["random"]``), ``illegal_action`` (``"raise"`` or ``"lose"``, see Action space),
+``shaping`` (see Rewards, default 0) and ``render_mode`` (``None`` or ``"ansi"``).
 
 Episode
     One game. ``reset`` deals the starter and plays the opponents' turns up to the learning seat's
@@ -30,10 +30,13 @@ Action space
     ``Discrete(n)`` laid out in :mod:`hisss.rl.spaces` (``n = 1 + 14S + 4mS(S - 1)``, 57,135 for
     ``rainbow``); :meth:`HisssEnv.action_to_index` and :meth:`HisssEnv.index_to_action` convert to
     and from engine actions. ``info["action_mask"]`` (``int8``, length ``n``) marks the legal
-    indices. An index outside the mask is handled by ``illegal_action``: ``"lose"`` (the default,
-    which Gymnasium's ``check_env`` needs, as it steps with unmasked samples) ends the episode at
-    once with reward -1 and ``info["illegal_action"] = True``, playing nothing; ``"raise"`` raises
-    :class:`~hisss.core.IllegalActionError` and changes nothing.
+    indices. An action is any integer-like scalar: an ``int``, a numpy integer or a 0-d integer
+    array (what ``model.predict`` returns); anything else raises :class:`TypeError`. An index
+    outside the mask is handled by ``illegal_action``: ``"raise"`` (the default) raises
+    :class:`~hisss.core.IllegalActionError` and changes nothing; ``"lose"`` (for Gymnasium's
+    ``check_env``, which steps with unmasked samples) ends the episode at once with reward -1 and
+    ``info["illegal_action"] = True``, playing nothing, and warns with
+    :class:`IllegalActionWarning` each time, so a lost game is never silent.
 
 Rewards
     Zero until the game ends; then the learning seat's share of the result: +1 for a sole win, a
@@ -62,6 +65,7 @@ Version history
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -74,7 +78,12 @@ from hisss.core import Action, ConfigError, Deck, IllegalActionError, Rules, Sta
 from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.hand_spaces import action_codec, observation_layout
 from hisss.rl.pettingzoo_env import render_text
-from hisss.rl.spaces import check_deck_for_play, terminal_rewards
+from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
+
+
+class IllegalActionWarning(UserWarning):
+    """An illegal action counted as a loss under ``illegal_action="lose"``."""
+
 
 #: How many deals :meth:`HisssEnv.reset` tries before it gives up on reaching the learning seat.
 MAX_REDEALS = 1000
@@ -92,7 +101,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         deck: Deck | str = "rainbow",
         seat: int = 1,
         opponents: Sequence[str] | str = ("random",),
-        illegal_action: str = "lose",
+        illegal_action: str = "raise",
         shaping: float = 0.0,
         render_mode: str | None = None,
     ) -> None:
@@ -198,24 +207,29 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self._observe(), float(reward), terminated, False, self._info()
 
     def _legal_action(self, action: object) -> Action | None:
-        """The engine action of a legal index; ``None`` or an error for an illegal one."""
+        """The engine action of a legal index; ``None`` (with a warning) or an error for an
+        illegal one. Raises :class:`TypeError` for an action that is not an integer."""
         game = self.game
+        index = action_index(action)
         reason = ""
         move: Action | None = None
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            reason = f"an action is an index of Discrete({self.codec.size})"
-        else:
-            try:
-                move = self.codec.index_to_action(int(action))
-            except ValueError as exc:
-                reason = str(exc)
+        try:
+            move = self.codec.index_to_action(index)
+        except ValueError as exc:
+            reason = str(exc)
         if move is not None and game.can_apply(move):
             return move
         if self.illegal_action == "lose":
+            warnings.warn(
+                f"illegal action {index} counted as a loss (illegal_action='lose'); "
+                "mask the actions with info['action_mask']",
+                IllegalActionWarning,
+                stacklevel=3,
+            )
             return None
         if move is not None:
             game.check_action(move)  # raises with the engine's reason
-        raise IllegalActionError(action, game.describe(), reason)
+        raise IllegalActionError(index, game.describe(), reason)
 
     def _play_opponents(self) -> None:
         """Play draws and opponents' placements until the learning seat must place a card."""

@@ -85,7 +85,7 @@ from hisss.core import (
 )
 from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.hand_spaces import action_codec, observation_layout
-from hisss.rl.spaces import check_deck_for_play, terminal_rewards
+from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -218,16 +218,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
             pass
 
     def _legal_action(self, action: object) -> Action:
-        """The engine action of a legal index; raises :class:`IllegalActionError` otherwise."""
+        """The engine action of a legal index; raises :class:`IllegalActionError` otherwise, or
+        :class:`TypeError` for an action that is not an integer."""
         game = self.game
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalActionError(
-                action, game.describe(), f"an action is an index of Discrete({self.codec.size})"
-            )
+        index = action_index(action)
         try:
-            move = self.codec.index_to_action(int(action))
+            move = self.codec.index_to_action(index)
         except ValueError as exc:
-            raise IllegalActionError(action, game.describe(), str(exc)) from None
+            raise IllegalActionError(index, game.describe(), str(exc)) from None
         game.check_action(move)  # raises with the engine's reason
         return move
 

@@ -331,6 +331,37 @@ def terminal_rewards(winners: tuple[int, ...], players: int) -> tuple[float, ...
     return tuple(win if seat in winners else loss for seat in range(players))
 
 
+def action_index(action: object) -> int:
+    """An action as researchers pass it, as an ``int``: a Python ``int``, a numpy integer or a
+    0-d integer array (what ``model.predict`` returns for one observation).
+
+    Raises :class:`TypeError` for anything else (a bool, a float, a string, an array with a
+    dimension); whether the index is in range and legal is the caller's check.
+
+    >>> [action_index(a) for a in (3, np.int64(3), np.array(3), np.array([3])[0])]
+    [3, 3, 3, 3]
+    >>> action_index(np.array([3]))
+    Traceback (most recent call last):
+    ...
+    TypeError: an action is one whole number (an int, a numpy integer or a 0-d integer array), \
+not an array of shape (1,)
+    """
+    if isinstance(action, np.ndarray):
+        if action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
+            return int(action)
+        what = f"an array of shape {action.shape}" if action.ndim else f"a {action.dtype} array"
+    elif isinstance(action, bool | np.bool_):
+        what = f"the bool {action}"
+    elif isinstance(action, int | np.integer):
+        return int(action)
+    else:
+        what = f"{type(action).__name__} {action!r}"
+    raise TypeError(
+        "an action is one whole number (an int, a numpy integer or a 0-d integer array), "
+        f"not {what}"
+    )
+
+
 def check_deck_for_play(deck: Deck) -> None:
     """Raise :class:`ConfigError` for a deck too small for an environment (fewer than 2 cards)."""
     if deck.size < 2:
