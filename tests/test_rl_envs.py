@@ -62,9 +62,10 @@ def _play_out(e: raw_env, seed: int) -> dict[str, float]:
     totals = dict.fromkeys(e.possible_agents, 0.0)
     rng = np.random.default_rng(seed)
     for agent in e.agent_iter():
-        obs, reward, terminated, truncated, _ = e.last()
+        obs, reward, terminated, truncated, info = e.last()
         totals[agent] += reward
         if terminated or truncated:
+            assert info["result"] == e._game.result()
             e.step(None)
         else:
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
@@ -75,14 +76,14 @@ def test_pettingzoo_rewards_are_the_documented_shares() -> None:
     e = raw_env(players=3)
     for seed in range(4):
         totals = _play_out(e, seed)
-        expected = terminal_rewards(e.game.result().winners, 3)
+        expected = terminal_rewards(e._game.result().winners, 3)
         assert [totals[a] for a in e.possible_agents] == pytest.approx(expected)
 
 
 def test_pettingzoo_shaping_pays_cards_at_once_and_sums_to_the_final_margin() -> None:
     e = raw_env(players=2, shaping=0.5)
     totals = _play_out(e, 7)
-    game = e.game
+    game = e._game
     cards = [game.pit_cards(s) for s in range(2)]
     final = terminal_rewards(game.result().winners, 2)
     for seat, agent in enumerate(e.possible_agents):
@@ -179,14 +180,14 @@ def test_gymnasium_rewards_are_the_learning_seats_share() -> None:
     e = HisssEnv(players=3, seat=3, opponents="greedy")
     for seed in range(3):
         total = _play_gym(e, seed)
-        assert total == pytest.approx(terminal_rewards(e.game.result().winners, 3)[2])
+        assert total == pytest.approx(terminal_rewards(e._game.result().winners, 3)[2])
 
 
 def test_gymnasium_is_seeded() -> None:
     a, b = HisssEnv(opponents="casual"), HisssEnv(opponents="casual")
     assert _play_gym(a, 12) == _play_gym(b, 12)
-    assert [str(s) for s in a.game.table] == [str(s) for s in b.game.table]
-    assert a.game.pits == b.game.pits
+    assert [str(s) for s in a._game.table] == [str(s) for s in b._game.table]
+    assert a._game.pits == b._game.pits
 
 
 def test_gymnasium_illegal_action_policies() -> None:
@@ -203,11 +204,11 @@ def test_gymnasium_illegal_action_policies() -> None:
 
     lenient = HisssEnv(illegal_action="lose")
     obs, info = lenient.reset(seed=3)
-    turns = lenient.game.turns
+    turns = lenient._game.turns
     with pytest.warns(IllegalActionWarning, match=f"illegal action {illegal} counted as a loss"):
         obs2, reward, terminated, truncated, info2 = lenient.step(illegal)
     assert (reward, terminated, truncated, info2["illegal_action"]) == (-1.0, True, False, True)
-    assert np.array_equal(obs, obs2) and lenient.game.turns == turns
+    assert np.array_equal(obs, obs2) and lenient._game.turns == turns
     with pytest.raises(IllegalActionError, match="call reset"):
         lenient.step(legal)
 
@@ -229,22 +230,22 @@ def test_integer_like_actions_are_accepted_by_both_environments(make: Callable[[
             break
     mask = pz.observe(pz.agent_selection)["action_mask"]
     pz.step(make(int(np.flatnonzero(mask)[-1])))
-    assert pz.game.turns == 1
+    assert pz._game.turns == 1
 
 
 @pytest.mark.parametrize("bad", [True, 1.0, "0", np.array([0]), np.array(0.0), None, [0]])
-def test_other_actions_raise_and_change_nothing(bad: object) -> None:
+def test_other_actions_raise_and_change_nothing(bad: Any) -> None:
     for lose in ("raise", "lose"):
         gym_env = HisssEnv(illegal_action=lose)
         gym_env.reset(seed=5)
         with pytest.raises(TypeError, match="an action is one whole number"):
             gym_env.step(bad)
-        assert gym_env.game.turns == 0
+        assert gym_env._game.turns == 0
     pz = raw_env(players=2)
     pz.reset(seed=5)
     with pytest.raises(TypeError, match="an action is one whole number"):
         pz.step(bad)
-    assert pz.game.turns == 0
+    assert pz._game.turns == 0
 
 
 def test_gymnasium_bad_settings() -> None:
@@ -262,7 +263,7 @@ def test_gymnasium_bad_settings() -> None:
     obs, _ = e.reset(seed=1)
     with pytest.raises(ConfigError, match="deal card 1"):
         e.reset(options={"deal": ["nonsense"]})
-    assert np.array_equal(e.layout.encode(e.game, 0), obs)  # the bad reset changed nothing
+    assert np.array_equal(e.layout.encode(e._game, 0), obs)  # the bad reset changed nothing
 
 
 def _one_card_deck() -> Any:
@@ -278,4 +279,4 @@ def test_gymnasium_redeals_a_game_that_ends_before_the_seat_plays() -> None:
     rules = Rules(scoring=Scoring.FIRST_TO, target=3)
     e = HisssEnv(players=3, seat=3, rules=rules, deck=deck)
     _, info = e.reset(seed=0, options={"deal": ["M:red-orange", "H:red", "T:orange"]})
-    assert e.game.current_player == 2 and info["action_mask"].sum() >= 1
+    assert e._game.current_player == 2 and info["action_mask"].sum() >= 1

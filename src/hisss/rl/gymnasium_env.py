@@ -74,7 +74,17 @@ import numpy as np
 import numpy.typing as npt
 
 from hisss.bots import Bot, make_bot
-from hisss.core import Action, ConfigError, Deck, IllegalActionError, Rules, State, new_game
+from hisss.core import (
+    Action,
+    ConfigError,
+    Deck,
+    HandState,
+    IllegalActionError,
+    Rules,
+    SeatView,
+    State,
+    new_game,
+)
 from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.hand_spaces import action_codec, observation_layout
 from hisss.rl.pettingzoo_env import render_text
@@ -139,11 +149,20 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             0.0, self.layout.high, (self.layout.size,), np.float32
         )
         self.action_space = gymnasium.spaces.Discrete(self.codec.size)
-        #: The position (public information only). Read it; do not change it.
-        self.game: State = game
+        self._game: State = game
         self._dealer = Dealer()
         self._bot_rng = random.Random(0)
         self._over = True
+
+    @property
+    def view(self) -> State | SeatView:
+        """What the learning seat may know now: in the hand variant its
+        :class:`~hisss.core.SeatView` (its own hand, never another); in the classic game, where
+        nothing is hidden, a copy of the position. The full position is private."""
+        game = self._game
+        if isinstance(game, HandState):
+            return game.view(self.seat)
+        return game.copy()
 
     def action_to_index(self, action: Action) -> int:
         """The index of an engine action in the action space."""
@@ -164,14 +183,14 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         deal = read_deal(self.deck, (options or {}).get("deal", ()))
         super().reset(seed=seed)
         for _ in range(MAX_REDEALS):
-            self.game = new_game(self.players, self.rules, self.deck)
+            self._game = new_game(self.players, self.rules, self.deck)
             self._dealer.start(self.np_random, deal)
             self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
             self._potential = self._my_potential()
             self._over = False
-            self._dealer.draw(self.game)
+            self._dealer.draw(self._game)
             self._play_opponents()
-            if not self.game.is_terminal():
+            if not self._game.is_terminal():
                 return self._observe(), self._info()
             deal = ()  # a stacked deal that ends early is dealt again at random
         raise ConfigError(
@@ -184,7 +203,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Place the learning seat's card as the action of index ``action``, then play on to its
         next decision or the end of the game."""
-        game = self.game
+        game = self._game
         if self._over:
             raise IllegalActionError(
                 action, game.describe(), "the episode is over (or not started): call reset()"
@@ -209,7 +228,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def _legal_action(self, action: object) -> Action | None:
         """The engine action of a legal index; ``None`` (with a warning) or an error for an
         illegal one. Raises :class:`TypeError` for an action that is not an integer."""
-        game = self.game
+        game = self._game
         index = action_index(action)
         reason = ""
         move: Action | None = None
@@ -233,7 +252,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def _play_opponents(self) -> None:
         """Play draws and opponents' placements until the learning seat must place a card."""
-        game = self.game
+        game = self._game
         dealer = self._dealer
         while not game.is_terminal():
             if game.is_chance_node():
@@ -246,23 +265,26 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             game.apply(bot.move(game, self._bot_rng))
 
     def _my_potential(self) -> float:
-        cards = [self.game.pit_cards(s) for s in range(self.players)]
+        cards = [self._game.pit_cards(s) for s in range(self.players)]
         return (cards[self.seat] - sum(cards) / self.players) / self.deck.size
 
     def _observe(self) -> npt.NDArray[np.float32]:
-        return self.layout.encode(self.game, self.seat)
+        return self.layout.encode(self._game, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        game = self.game
+        game = self._game
         if game.current_player == self.seat and not self._over:
             mask = self.codec.mask(game)
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
-        return {"action_mask": mask}
+        info: dict[str, Any] = {"action_mask": mask}
+        if game.is_terminal():
+            info["result"] = game.result()
+        return info
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``, the position as text."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        return render_text(self.game)
+        return render_text(self._game)

@@ -59,6 +59,9 @@ Version history
 
 from __future__ import annotations
 
+import random
+import sys
+import warnings
 from dataclasses import replace
 from typing import Any
 
@@ -66,12 +69,20 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from hisss.core import HandState, SeatView, Snake, State, get_deck, get_rules, new_game
+from hisss.core import Card, HandState, SeatView, Snake, State, get_deck, get_rules, new_game
 from hisss.core.cards import CARD_KINDS, card_from_code
 from hisss.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from hisss.rl.hand_spaces import HandActionCodec, action_codec, observation_layout
 from hisss.rl.pettingzoo_env import render_text
 from hisss.rl.spaces import ActionCodec, check_deck_for_play, terminal_rewards
+
+#: The module of OpenSpiel's ``MCTSBot``, whose search of a hidden-hand game warns.
+_MCTS_MODULE = "open_spiel.python.algorithms.mcts"
+
+
+class HiddenInformationWarning(UserWarning):
+    """A search that sees cards no player may see (OpenSpiel's ``MCTSBot`` on hidden hands)."""
+
 
 #: The parameters of ``python_hisss`` and their defaults.
 DEFAULT_PARAMS: dict[str, Any] = {
@@ -157,9 +168,9 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
 class _Position:
     """Holds the engine's state; copied with :meth:`State.copy` when OpenSpiel clones a state
     (a deep copy of the engine's undo history would cost several times more). In the hand
-    variant it also keeps the trail of steps each player saw: ``(seat, card code, play)`` with
-    ``seat`` the hand a card was drawn into (-1 for the starter and for a play, whose index is
-    ``play``)."""
+    variant it also keeps the trail of steps: ``(seat, card code, play)``, for a draw ``seat``
+    the hand the card went into (-1 for the starter) and ``play`` -1, for a play the seat that
+    made it, -1 and the play's index."""
 
     __slots__ = ("state", "trail")
 
@@ -222,7 +233,7 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
                 receiver = state.receiver
                 self.trail.append((-1 if receiver is None else receiver, action, -1))
             else:
-                self.trail.append((-1, -1, action))
+                self.trail.append((state.to_move, -1, action))
         if state.is_chance_node():
             state.draw(card_from_code(action))
         else:
@@ -233,6 +244,48 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {card_from_code(action)}"
         return str(self.codec.index_to_action(action))
+
+    def clone(self) -> HisssState:
+        """A copy of this state. Warns with :class:`HiddenInformationWarning` when OpenSpiel's
+        ``MCTSBot`` clones a game whose hands are hidden: it searches the true position, every
+        hand included, which no player may see (``ISMCTSBot`` searches deals resampled from
+        the player's information state, :meth:`resample_from_infostate`)."""
+        rules = self.game_state.rules
+        if rules.hand_size and not rules.hands_seen_by_all:
+            caller = sys._getframe(1)  # who clones is the only sign of an MCTSBot
+            if (
+                caller.f_globals.get("__name__") == _MCTS_MODULE
+                and caller.f_code.co_name == "_apply_tree_policy"
+            ):
+                warnings.warn(
+                    "MCTSBot searches the true position of a game with hidden hands, seeing "
+                    "every hand; use open_spiel's ISMCTSBot, which searches deals resampled "
+                    "from the player's information state",
+                    HiddenInformationWarning,
+                    stacklevel=2,
+                )
+        clone: HisssState = super().clone()
+        return clone
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> HisssState:
+        """A state of the same information state for ``player_id``: the cards hidden from that
+        player (the other hands, the pile) dealt again at random, each arrangement of the
+        hands equally likely, with the hidden draws of the past made consistent with it (every
+        card another seat played was drawn by it before). ``probability_sampler()`` gives the
+        random numbers (OpenSpiel's ``UniformProbabilitySampler``). In the classic game, and
+        with hands seen by all, nothing is hidden: a copy."""
+        game = self.game_state
+        if not isinstance(game, HandState) or game.rules.hands_seen_by_all:
+            return self.clone()
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        hands = game.view(player_id).sample(rng).hands
+        codec = self.codec
+        played = [-1 if play < 0 else _card_code(codec, play) for _, _, play in self.trail]
+        codes = _redraw(self.trail, played, player_id, hands, rng)
+        out = HisssState(self.get_game())
+        for code, (_, _, play) in zip(codes, self.trail, strict=True):
+            out.apply_action(play if play >= 0 else code)
+        return out
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
@@ -247,6 +300,44 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         """The position as text."""
         return render_text(self.game_state)
+
+
+def _card_code(codec: ActionCodec | HandActionCodec, play: int) -> int:
+    card = codec.index_to_action(play).card
+    assert card is not None
+    return card.code
+
+
+def _redraw(
+    trail: list[tuple[int, int, int]],
+    played: list[int],
+    player: int,
+    hands: tuple[tuple[Card, ...], ...],
+    rng: random.Random,
+) -> list[int]:
+    """The card code of every step of ``trail`` (``played``: the card code of each play, -1 for
+    a draw) in a deal where the hands hidden from ``player`` hold ``hands`` now.
+
+    Each card another seat played goes to one of that seat's draws made before the play (at random
+    among those not yet given a card); the draws left over get the seat's present hand, in random
+    order."""
+    codes = [code for _, code, _ in trail]
+    open_draws: dict[int, list[int]] = {}
+    for step, (seat, _, play) in enumerate(trail):
+        if seat < 0 or seat == player:
+            continue
+        if play < 0:
+            open_draws.setdefault(seat, []).append(step)
+            continue
+        draws = open_draws[seat]
+        codes[draws.pop(rng.randrange(len(draws)))] = played[step]
+    for seat, draws in open_draws.items():
+        held = [card.code for card in hands[seat]]
+        rng.shuffle(held)
+        assert len(held) == len(draws), "a hidden hand and its open draws disagree"
+        for slot, code in zip(draws, held, strict=True):
+            codes[slot] = code
+    return codes
 
 
 class HisssObserver:

@@ -78,8 +78,10 @@ from pettingzoo.utils import wrappers
 from hisss.core import (
     Action,
     Deck,
+    HandState,
     IllegalActionError,
     Rules,
+    SeatView,
     State,
     new_game,
 )
@@ -137,7 +139,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         }
         self.np_random, _ = seeding.np_random(None)
         self._dealer = Dealer()
-        self.game: State = state
+        self._game: State = state
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -156,6 +158,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         """The action space of ``agent`` (one object per agent)."""
         return self.action_spaces[agent]
 
+    def view(self, agent: str) -> State | SeatView:
+        """What ``agent`` may know now: in the hand variant its seat's
+        :class:`~hisss.core.SeatView`; in the classic game, where nothing is hidden, a copy of
+        the position. The full position is private."""
+        seat = self._seat[agent]
+        game = self._game
+        if isinstance(game, HandState):
+            return game.view(seat)
+        return game.copy()
+
     def action_to_index(self, action: Action) -> int:
         """The index of an engine action in the action space."""
         return self.codec.action_to_index(action)
@@ -171,7 +183,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         deal = read_deal(self.deck, (options or {}).get("deal", ()))
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        self.game = new_game(self.players, self.rules, self.deck)
+        self._game = new_game(self.players, self.rules, self.deck)
         self._dealer.start(self.np_random, deal)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -181,7 +193,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.infos = {a: {} for a in self.agents}
         self._draw_due()  # the starter and seat 1's card, or the deal of the hands
         self._potential = self._potentials()
-        self.agent_selection = self.possible_agents[self.game.to_move]
+        self.agent_selection = self.possible_agents[self._game.to_move]
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Place the drawn card as the action of index ``action`` for the agent to act.
@@ -193,7 +205,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
+        game = self._game
         move = self._legal_action(action)
         self._cumulative_rewards[agent] = 0.0
         game.push(move)
@@ -207,6 +219,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
             final = terminal_rewards(game.result().winners, self.players)
             step_rewards = [r + f for r, f in zip(step_rewards, final, strict=True)]
             self.terminations = dict.fromkeys(self.agents, True)
+            result = game.result()
+            self.infos = {a: {"result": result} for a in self.agents}
         else:
             self.agent_selection = self.possible_agents[game.to_move]
         self.rewards = {a: step_rewards[self._seat[a]] for a in self.agents}
@@ -214,13 +228,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
 
     def _draw_due(self) -> None:
         """Make every draw due, up to the next decision or the end."""
-        while self._dealer.draw(self.game) is not None:
+        while self._dealer.draw(self._game) is not None:
             pass
 
     def _legal_action(self, action: object) -> Action:
         """The engine action of a legal index; raises :class:`IllegalActionError` otherwise, or
         :class:`TypeError` for an action that is not an integer."""
-        game = self.game
+        game = self._game
         index = action_index(action)
         try:
             move = self.codec.index_to_action(index)
@@ -230,14 +244,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         return move
 
     def _potentials(self) -> list[float]:
-        cards = [self.game.pit_cards(s) for s in range(self.players)]
+        cards = [self._game.pit_cards(s) for s in range(self.players)]
         mean = sum(cards) / self.players
         return [(c - mean) / self.deck.size for c in cards]
 
     def observe(self, agent: str) -> Observation:
         """The observation of ``agent``: its vector and its action mask (new arrays)."""
         seat = self._seat[agent]
-        game = self.game
+        game = self._game
         if game.current_player == seat:
             mask = self.codec.mask(game)
         else:
@@ -250,7 +264,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        return render_text(self.game)
+        return render_text(self._game)
 
     def close(self) -> None:
         """Nothing to release."""
