@@ -177,7 +177,7 @@ def _play_gym(e: HisssEnv, seed: int) -> float:
 
 
 def test_gymnasium_rewards_are_the_learning_seats_share() -> None:
-    e = HisssEnv(players=3, seat=3, opponents="greedy")
+    e = HisssEnv(players=3, seat=2, opponents="greedy")
     for seed in range(3):
         total = _play_gym(e, seed)
         assert total == pytest.approx(terminal_rewards(e._game.result().winners, 3)[2])
@@ -249,8 +249,8 @@ def test_other_actions_raise_and_change_nothing(bad: Any) -> None:
 
 
 def test_gymnasium_bad_settings() -> None:
-    with pytest.raises(ConfigError, match="seat must be a seat number from 1 to 2"):
-        HisssEnv(seat=3)
+    with pytest.raises(ConfigError, match="seat must be a seat number from 0 to 1 or"):
+        HisssEnv(seat=2)
     with pytest.raises(ConfigError, match="2 names for 3 other seats"):
         HisssEnv(players=4, opponents=["random", "greedy"])
     with pytest.raises(ConfigError, match="unknown bot 'genius'"):
@@ -277,6 +277,58 @@ def test_gymnasium_redeals_a_game_that_ends_before_the_seat_plays() -> None:
 
     deck = Deck.from_mapping({"cards": {"H:red": 1, "M:red-orange": 3, "T:orange": 1}})
     rules = Rules(scoring=Scoring.FIRST_TO, target=3)
-    e = HisssEnv(players=3, seat=3, rules=rules, deck=deck)
+    e = HisssEnv(players=3, seat=2, rules=rules, deck=deck)
     _, info = e.reset(seed=0, options={"deal": ["M:red-orange", "H:red", "T:orange"]})
     assert e._game.current_player == 2 and info["action_mask"].sum() >= 1
+
+
+def test_opponents_as_names_bots_callables_and_the_learner_itself() -> None:
+    from hisss.bots import GreedyBot  # noqa: PLC0415
+
+    calls: list[tuple[tuple[int, ...], int]] = []
+
+    def first_legal(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        calls.append((obs.shape, int(mask.sum())))
+        return np.array(np.flatnonzero(mask)[0])  # a 0-d array, as model.predict returns
+
+    e = HisssEnv(players=4, opponents=["careful", GreedyBot(), first_legal], seat=1)
+    assert e.opponents == ("careful", "greedy", "first_legal")
+    total = _play_gym(e, 3)
+    assert calls and all(shape == (e.layout.size,) and n >= 1 for shape, n in calls)
+    assert -1 <= total <= 1
+
+    learner_calls = []
+
+    def learner(obs: np.ndarray, mask: np.ndarray) -> int:
+        learner_calls.append(1)
+        return int(np.flatnonzero(mask)[-1])
+
+    selfplay = HisssEnv(players=2, opponents="self", seat="random")
+    with pytest.raises(ConfigError, match="set_learner"):
+        selfplay.reset(seed=1)
+    selfplay.set_learner(learner)
+    seats = set()
+    for seed in range(6):
+        _play_gym(selfplay, seed)
+        seats.add(selfplay.seat)
+    assert learner_calls and seats == {0, 1}
+
+
+def test_opponents_that_cannot_play_are_refused_when_the_env_is_made() -> None:
+    from hisss.bots import make_bot  # noqa: PLC0415
+
+    hands = Rules(hand_size=3)
+    with pytest.raises(ConfigError, match="'mcts' does not play the hand variant"):
+        HisssEnv(rules=hands, opponents="mcts")
+    with pytest.raises(ConfigError, match="'expectimax' does not play the hand variant"):
+        HisssEnv(rules=hands, opponents=make_bot("expectimax"))
+    with pytest.raises(ConfigError, match="an opponent is a bot name"):
+        HisssEnv(opponents=[3])
+    with pytest.raises(ConfigError, match="a learner is a callable"):
+        HisssEnv().set_learner("greedy")  # type: ignore[arg-type]
+
+
+def test_an_opponent_policy_that_plays_an_illegal_index_raises() -> None:
+    e = HisssEnv(players=2, seat=1, opponents=lambda obs, mask: np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="opponent '<lambda>' of seat 0"):
+        e.reset(seed=2)

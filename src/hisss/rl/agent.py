@@ -24,7 +24,7 @@ random over the legal actions while the weights are zero). :func:`train` can sto
 (numbers of games played, 0 included) to have the current policy evaluated, without changing the
 course of training.
 
->>> envs = [HisssEnv(players=2, seat=1), HisssEnv(players=2, seat=2)]
+>>> envs = [HisssEnv(players=2, seat=0), HisssEnv(players=2, seat=1)]
 >>> agent = LinearAgent()
 >>> seen = []
 >>> curve = train(agent, envs, episodes=3, seed=1, checkpoints=[0, 2], on_checkpoint=seen.append)
@@ -234,7 +234,7 @@ def evaluate(
     The interval is the normal one over deals (each deal's mean share is one observation), since
     the games of one deal are not independent.
     """
-    envs = [HisssEnv(players=players, seat=s, opponents=opponents) for s in range(1, players + 1)]
+    envs = [HisssEnv(players=players, seat=s, opponents=opponents) for s in range(players)]
     rng = random.Random(seed)
     per_deal: list[float] = []
     for d in range(deals):

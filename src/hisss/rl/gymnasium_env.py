@@ -8,10 +8,19 @@ Registered when :mod:`hisss.rl` is imported; make it with
 Parameters: ``players`` (2 to 5, or 6 with the rule option), ``rules`` (a
 :class:`~hisss.core.Rules` or a preset name, default ``classic``), ``deck`` (a
 :class:`~hisss.core.Deck` or a built-in deck name, default ``rainbow``), ``seat`` (the learning
-seat, 1 to ``players``, default 1), ``opponents`` (bot or level names of
-:func:`hisss.bots.make_bot`: one name for every other seat or one per other seat in seat order,
-default ``["random"]``), ``illegal_action`` (``"raise"`` or ``"lose"``, see Action space),
-``shaping`` (see Rewards, default 0) and ``render_mode`` (``None`` or ``"ansi"``).
+seat, numbered from 0 as in PettingZoo and OpenSpiel, default 0, or ``"random"``: a seat drawn at
+each reset), ``opponents`` (see Opponents, default ``["random"]``), ``illegal_action``
+(``"raise"`` or ``"lose"``, see Action space), ``shaping`` (see Rewards, default 0) and
+``render_mode`` (``None`` or ``"ansi"``).
+
+Opponents
+    One description for every other seat, or one per other seat in seat order (the learning seat
+    left out): a bot or level name of :func:`hisss.bots.make_bot`, a :class:`~hisss.bots.Bot`
+    instance, a callable ``policy(observation, mask) -> action`` that gets its own seat's
+    observation and mask, or ``"self"``, the learner itself: the policy given to
+    :meth:`HisssEnv.set_learner` (self-play). See :mod:`hisss.rl.opponents`. A bot that cannot
+    play the rules (in the hand variant, one without a hand policy) is refused when the
+    environment is made.
 
 Episode
     One game. ``reset`` deals the starter and plays the opponents' turns up to the learning seat's
@@ -66,14 +75,12 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from hisss.bots import Bot, make_bot
 from hisss.core import (
     Action,
     ConfigError,
@@ -87,6 +94,7 @@ from hisss.core import (
 )
 from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.hand_spaces import action_codec, observation_layout
+from hisss.rl.opponents import Policy, make_opponents
 from hisss.rl.pettingzoo_env import render_text
 from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
 
@@ -94,6 +102,9 @@ from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
 class IllegalActionWarning(UserWarning):
     """An illegal action counted as a loss under ``illegal_action="lose"``."""
 
+
+#: The value of ``seat`` that draws the learning seat at random at each reset.
+RANDOM_SEAT = "random"
 
 #: How many deals :meth:`HisssEnv.reset` tries before it gives up on reaching the learning seat.
 MAX_REDEALS = 1000
@@ -109,25 +120,22 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         players: int = 2,
         rules: Rules | str | None = None,
         deck: Deck | str = "rainbow",
-        seat: int = 1,
-        opponents: Sequence[str] | str = ("random",),
+        seat: int | str = 0,
+        opponents: object = ("random",),
         illegal_action: str = "raise",
         shaping: float = 0.0,
         render_mode: str | None = None,
     ) -> None:
         game = new_game(players, rules, deck)
         check_deck_for_play(game.deck)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players:
-            raise ConfigError(f"seat must be a seat number from 1 to {players}, not {seat!r}")
-        names = [opponents] if isinstance(opponents, str) else list(opponents)
-        if len(names) == 1:
-            names = names * (players - 1)
-        if len(names) != players - 1:
+        if seat != RANDOM_SEAT and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players
+        ):
             raise ConfigError(
-                f"opponents: {len(names)} names for {players - 1} other seats "
-                "(give one name for all of them, or one per seat)"
+                f"seat must be a seat number from 0 to {players - 1} or 'random', not {seat!r}"
             )
-        self._bots: list[Bot] = [make_bot(n) for n in names]
+        self._opponents = make_opponents(opponents, players, game.rules)
+        self._learner: Policy | None = None
         if illegal_action not in ("lose", "raise"):
             raise ConfigError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         if isinstance(shaping, bool) or not isinstance(shaping, int | float) or shaping < 0:
@@ -138,9 +146,12 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.players = players
         self.rules = game.rules
         self.deck = game.deck
-        #: The learning seat, 0-based.
-        self.seat = seat - 1
-        self.opponents = tuple(names)
+        #: The learning seat as given: a seat number from 0, or ``"random"``.
+        self.seat_choice: int | str = seat
+        #: The learning seat of the current game, from 0.
+        self.seat = 0 if seat == RANDOM_SEAT else int(seat)
+        #: The opponents' names, for the other seats in seat order.
+        self.opponents = tuple(o.name for o in self._opponents)
         self.illegal_action = illegal_action
         self.shaping = float(shaping)
         self.codec = action_codec(self.rules, self.deck)
@@ -164,6 +175,13 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             return game.view(self.seat)
         return game.copy()
 
+    def set_learner(self, policy: Policy) -> None:
+        """Set the policy of the opponents given as ``"self"``: a callable ``(observation,
+        mask) -> action`` of their own seat, such as the model being trained (self-play)."""
+        if not callable(policy):
+            raise ConfigError(f"a learner is a callable, not {type(policy).__name__}")
+        self._learner = policy
+
     def action_to_index(self, action: Action) -> int:
         """The index of an engine action in the action space."""
         return self.codec.action_to_index(action)
@@ -182,7 +200,11 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """
         deal = read_deal(self.deck, (options or {}).get("deal", ()))
         super().reset(seed=seed)
+        if any(o.is_learner for o in self._opponents) and self._learner is None:
+            raise ConfigError("an opponent is 'self': call set_learner(policy) before reset()")
         for _ in range(MAX_REDEALS):
+            if self.seat_choice == RANDOM_SEAT:
+                self.seat = int(self.np_random.integers(self.players))
             self._game = new_game(self.players, self.rules, self.deck)
             self._dealer.start(self.np_random, deal)
             self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
@@ -194,7 +216,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 return self._observe(), self._info()
             deal = ()  # a stacked deal that ends early is dealt again at random
         raise ConfigError(
-            f"{MAX_REDEALS} deals all ended before seat {self.seat + 1} had a turn: "
+            f"{MAX_REDEALS} deals all ended before seat {self.seat} had a turn: "
             "the deck or the target is too small for this seat"
         )
 
@@ -261,8 +283,19 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             seat = game.to_move
             if seat == self.seat:
                 return
-            bot = self._bots[seat - 1 if seat > self.seat else seat]
-            game.apply(bot.move(game, self._bot_rng))
+            opponent = self._opponents[seat - 1 if seat > self.seat else seat]
+            if opponent.bot is not None:
+                game.apply(opponent.bot.move(game, self._bot_rng))
+                continue
+            policy = opponent.policy if opponent.policy is not None else self._learner
+            assert policy is not None
+            mask = self.codec.mask(game)
+            index = action_index(policy(self.layout.encode(game, seat), mask))
+            if not 0 <= index < mask.size or not mask[index]:
+                raise IllegalActionError(
+                    index, game.describe(), f"opponent {opponent.name!r} of seat {seat}"
+                )
+            game.apply(self.codec.index_to_action(index))
 
     def _my_potential(self) -> float:
         cards = [self._game.pit_cards(s) for s in range(self.players)]

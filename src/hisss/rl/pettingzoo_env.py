@@ -10,8 +10,9 @@ Made by :func:`hisss.rl.env` (wrapped in PettingZoo's order-enforcing wrapper) o
 default 0) and ``render_mode`` (``None`` or ``"ansi"``).
 
 Agents
-    ``player_0`` to ``player_{P-1}`` are seats 1 to P; ``player_0`` places the first card after
-    the starter. Only the seat that places the drawn card acts; the draws are not agents' steps.
+    ``player_0`` to ``player_{P-1}`` are seats 0 to P-1 (the rules say 1 to P), numbered from 0
+    as in the Gymnasium and OpenSpiel adapters; ``player_0`` places the first card after the
+    starter. Only the seat that places the drawn card acts; the draws are not agents' steps.
 
 Action space
     ``Discrete(n)``, the same for every agent, as laid out in :mod:`hisss.rl.spaces`:
