@@ -18,7 +18,7 @@ from pettingzoo.test import api_test, seed_test
 
 import hisss.rl
 from hisss.core import ConfigError, IllegalActionError, Rules, parse_action
-from hisss.rl import GYM_ID, HisssEnv, env, raw_env, terminal_rewards
+from hisss.rl import GYM_ID, GYM_ID_V1, HisssEnv, env, raw_env, terminal_rewards
 from hisss.rl.gymnasium_env import IllegalActionWarning
 
 #: Warnings that PettingZoo's api_test gives every environment with dict observations that is not
@@ -131,6 +131,14 @@ def test_pettingzoo_render_and_bad_settings() -> None:
         raw_env(shaping=-1)
 
 
+def make_v0(**kwargs: Any) -> gymnasium.Env[Any, Any]:
+    """``gymnasium.make("hisss/Hisss-v0")``, without Gymnasium's warning that a newer version
+    is registered."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", ".*The environment hisss/Hisss-v0 is out of date")
+        return gymnasium.make(GYM_ID, **kwargs)
+
+
 def _check_env_warnings(check: Callable[[], None]) -> None:
     """Run ``check`` allowing only the warnings of illegal actions counted as losses (check_env
     steps with unmasked samples)."""
@@ -143,13 +151,23 @@ def _check_env_warnings(check: Callable[[], None]) -> None:
 
 def test_gymnasium_check_env() -> None:
     made = [
-        gymnasium.make(GYM_ID, illegal_action="lose"),
+        make_v0(illegal_action="lose").unwrapped,
+        make_v0(
+            players=3, seat=1, opponents=["greedy", "careful"], illegal_action="lose"
+        ).unwrapped,
+        gymnasium.make(GYM_ID_V1, illegal_action="lose").unwrapped,
         gymnasium.make(
-            GYM_ID, players=3, seat=1, opponents=["greedy", "careful"], illegal_action="lose"
-        ),
+            GYM_ID_V1,
+            players=3,
+            seat="random",
+            normalize=True,
+            skip_forced=True,
+            opponents="greedy",
+            illegal_action="lose",
+        ).unwrapped,
     ]
     for e in made:
-        _check_env_warnings(partial(check_env, e.unwrapped))
+        _check_env_warnings(partial(check_env, e))
 
 
 def test_gymnasium_registration_is_by_importing_hisss_rl_without_pyspiel() -> None:

@@ -8,7 +8,6 @@ import random
 from functools import partial
 from typing import Any
 
-import gymnasium
 import numpy as np
 import pyspiel
 import pytest
@@ -17,10 +16,10 @@ from pettingzoo.test import api_test, seed_test
 
 import hisss.rl.openspiel
 from hisss.core import HandState, Rules, SeatView, new_game, parse_action, parse_card
-from hisss.rl import GYM_ID, HisssEnv, env, raw_env
+from hisss.rl import HisssEnv, env, raw_env
 from hisss.rl.hand_spaces import HandActionCodec, HandObservationLayout
 from hisss.rl.openspiel import HiddenInformationWarning
-from test_rl_envs import API_TEST_NAME_WARNINGS, _check_env_warnings, _no_warnings_but
+from test_rl_envs import API_TEST_NAME_WARNINGS, _check_env_warnings, _no_warnings_but, make_v0
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 2, "rules": Rules(hand_size=3)},
@@ -105,8 +104,8 @@ def test_the_play_codec_round_trips_every_legal_play() -> None:
 
 def test_gymnasium_check_env_with_hands() -> None:
     for config in CONFIGS[:2]:
-        e = gymnasium.make(GYM_ID, opponents=["careful"], illegal_action="lose", **config)
-        _check_env_warnings(partial(check_env, e.unwrapped))
+        e = make_v0(opponents=["careful"], illegal_action="lose", **config).unwrapped
+        _check_env_warnings(partial(check_env, e))
         _, info = e.reset(seed=1)
         assert info["action_mask"].shape == (59025,) and info["action_mask"].sum() >= 1
 

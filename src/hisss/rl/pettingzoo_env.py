@@ -87,8 +87,8 @@ from hisss.core import (
     new_game,
 )
 from hisss.rl.dealing import Dealer, read_deal
-from hisss.rl.hand_spaces import action_codec, observation_layout
 from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
+from hisss.rl.versions import Space
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -109,6 +109,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         deck: Deck | str = "rainbow",
         shaping: float = 0.0,
         render_mode: str | None = None,
+        space: str = "v0",
+        normalize: bool = False,
     ) -> None:
         super().__init__()
         state = new_game(players, rules, deck)
@@ -122,21 +124,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.players = players
         self.rules = state.rules
         self.deck = state.deck
-        self.codec = action_codec(self.rules, self.deck)
-        self.layout = observation_layout(self.codec, players)
+        #: The version of the spaces, and the observation's normalisation.
+        self.space = Space(self.rules, self.deck, players, space, normalize)
+        self.codec = self.space.codec
+        self.layout = self.space.layout
+        self.metadata = {**self.metadata, "name": f"hisss_{space}"}
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {name: i for i, name in enumerate(self.possible_agents)}
         obs_space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
-                    0.0, self.layout.high, (self.layout.size,), np.float32
+                    0.0, self.space.high, (self.layout.size,), np.float32
                 ),
-                "action_mask": gymnasium.spaces.Box(0, 1, (self.codec.size,), np.int8),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.space.size,), np.int8),
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {
-            a: gymnasium.spaces.Discrete(self.codec.size) for a in self.possible_agents
+            a: gymnasium.spaces.Discrete(self.space.size) for a in self.possible_agents
         }
         self.np_random, _ = seeding.np_random(None)
         self._dealer = Dealer()
@@ -148,6 +153,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[0]
+        self._legal: dict[int, Action] = {}
 
     # ------------------------------------------------------------------ spaces
 
@@ -170,12 +176,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         return game.copy()
 
     def action_to_index(self, action: Action) -> int:
-        """The index of an engine action in the action space."""
+        """The index of an engine action in the action space (in ``v1``, an action of an
+        overflow index only while it is legal)."""
+        for index, legal in self._legal.items():
+            if legal == action:
+                return index
         return self.codec.action_to_index(action)
 
     def index_to_action(self, index: int) -> Action:
-        """The engine action of an index of the action space."""
-        return self.codec.index_to_action(index)
+        """The engine action of an index of the action space (an overflow index of ``v1``: the
+        action it names in the position at hand)."""
+        return self.space.index_to_action(action_index(index), self._legal)
 
     # ------------------------------------------------------------------ play
 
@@ -194,7 +205,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.infos = {a: {} for a in self.agents}
         self._draw_due()  # the starter and seat 1's card, or the deal of the hands
         self._potential = self._potentials()
-        self.agent_selection = self.possible_agents[self._game.to_move]
+        self._to_act()
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Place the drawn card as the action of index ``action`` for the agent to act.
@@ -222,10 +233,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
             self.terminations = dict.fromkeys(self.agents, True)
             result = game.result()
             self.infos = {a: {"result": result} for a in self.agents}
+            self._legal = {}
         else:
-            self.agent_selection = self.possible_agents[game.to_move]
+            self._to_act()
         self.rewards = {a: step_rewards[self._seat[a]] for a in self.agents}
         self._accumulate_rewards()
+
+    def _to_act(self) -> None:
+        """Select the agent to act and list its legal actions (also in its info)."""
+        game = self._game
+        self._legal = self.space.legal(game)
+        agent = self.possible_agents[game.to_move]
+        self.agent_selection = agent
+        for a in self.agents:
+            self.infos[a] = {}
+        self.infos[agent] = {"legal_actions": tuple(self._legal)}
 
     def _draw_due(self) -> None:
         """Make every draw due, up to the next decision or the end."""
@@ -237,12 +259,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         :class:`TypeError` for an action that is not an integer."""
         game = self._game
         index = action_index(action)
+        move = self._legal.get(index)
+        if move is not None:
+            return move
         try:
-            move = self.codec.index_to_action(index)
+            move = self.space.index_to_action(index, self._legal)
         except ValueError as exc:
             raise IllegalActionError(index, game.describe(), str(exc)) from None
         game.check_action(move)  # raises with the engine's reason
-        return move
+        raise IllegalActionError(index, game.describe(), "the space offers it no index now")
 
     def _potentials(self) -> list[float]:
         cards = [self._game.pit_cards(s) for s in range(self.players)]
@@ -253,11 +278,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         """The observation of ``agent``: its vector and its action mask (new arrays)."""
         seat = self._seat[agent]
         game = self._game
-        if game.current_player == seat:
-            mask = self.codec.mask(game)
+        if game.current_player == seat and not game.is_terminal():
+            mask = self.space.mask(self._legal)
         else:
-            mask = np.zeros(self.codec.size, dtype=np.int8)
-        return {"observation": self.layout.encode(game, seat), "action_mask": mask}
+            mask = np.zeros(self.space.size, dtype=np.int8)
+        return {"observation": self.space.encode(game, seat), "action_mask": mask}
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``, the position as text: whose turn, the drawn card, the table
@@ -285,6 +310,11 @@ def env(
     deck: Deck | str = "rainbow",
     shaping: float = 0.0,
     render_mode: str | None = None,
+    space: str = "v0",
+    normalize: bool = False,
 ) -> AECEnv:
-    """The ``hisss_v0`` AEC environment wrapped in PettingZoo's order enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(players, rules, deck, shaping, render_mode))
+    """The ``hisss_v0`` (or with ``space="v1"``, ``hisss_v1``) AEC environment wrapped in
+    PettingZoo's order enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(players, rules, deck, shaping, render_mode, space, normalize)
+    )
