@@ -126,7 +126,7 @@ def test_pettingzoo_render_and_bad_settings() -> None:
     with pytest.raises(ConfigError, match="7 players"):
         raw_env(players=7)
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")
     with pytest.raises(ValueError, match="shaping"):
         raw_env(shaping=-1)
 

@@ -12,7 +12,7 @@ import numpy as np
 import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import hisss.rl.openspiel
 from hisss.core import HandState, Rules, SeatView, new_game, parse_action, parse_card
@@ -148,8 +148,8 @@ def test_openspiel_information_states_hide_the_other_hands() -> None:
 
 
 #: Two deals of a two-player game with hands of 3 that agree on everything seat 1 sees at its
-#: first turn: the starter and seat 1's hand (cards 1, 3, 5 of the deal) are the same, seat 2's
-#: hand (cards 2, 4, 6) differs.
+#: first turn: the starter and seat 1's hand (cards 2, 4 and 6 of the deal) are the same, seat
+#: 2's hand (cards 3, 5 and 7) differs.
 HIDDEN_DEALS = (
     ["M:blue-green", "M:green-yellow", "H:red", "H:purple", "T:orange", "M:red-orange", "T:blue"],
     [
@@ -255,3 +255,24 @@ def test_ismcts_plays_hand_games_and_mcts_warns() -> None:
     decision = _dealt(game, "M:blue-green", "M:green-yellow", "H:red", "H:purple", "T:orange")
     with pytest.warns(HiddenInformationWarning, match="use open_spiel's ISMCTSBot"):
         mcts.MCTSBot(game, 2.0, 4, evaluator).step(decision)
+
+
+def test_rendering_shows_the_own_hand_only() -> None:
+    e = HisssEnv(players=2, rules=Rules(hand_size=3), render_mode="ansi")
+    e.reset(seed=1, options={"deal": HIDDEN_DEALS[0]})
+    text = e.render()
+    assert text is not None
+    assert "seat 1 hand: H:purple M:red-orange M:yellow-green" in text
+    assert "seat 2 hand: 3 cards" in text and "H:red" not in text and "T:orange" not in text
+    pz = raw_env(players=2, rules=Rules(hand_size=3), render_mode="ansi")
+    pz.reset(seed=1, options={"deal": HIDDEN_DEALS[0]})
+    assert pz.render() == text
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(hand_size=3)], ids=["classic", "hands"])
+def test_pettingzoo_render_test(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode: env(players=3, rules=rules, render_mode=render_mode))
+    out = capsys.readouterr().out
+    assert "seat 1 pit" in out or "pits seat 1" in out  # the human mode printed the position
+    if rules.hand_size:
+        assert "hand: 3 cards" in out

@@ -13,10 +13,10 @@ Parameters: ``players`` (2 to 5, or 6 with the rule option), ``rules`` (a
 seat, numbered from 0 as in PettingZoo and OpenSpiel, default 0, or ``"random"``: a seat drawn at
 each reset), ``opponents`` (see Opponents, default ``["random"]``), ``illegal_action``
 (``"raise"`` or ``"lose"``, see Action space), ``shaping`` (see Rewards, default 0),
-``render_mode`` (``None`` or ``"ansi"``), ``space`` (``"v0"`` or ``"v1"``), ``normalize`` (every
-observed number over the largest it can take, so between 0 and 1; default false) and
-``skip_forced`` (play the learning seat's forced placements, those with one legal action,
-without asking; default false).
+``render_mode`` (``None``, ``"ansi"`` or ``"human"``: see Rendering), ``space`` (``"v0"`` or
+``"v1"``), ``normalize`` (every observed number over the largest it can take, so between 0
+and 1; default false) and ``skip_forced`` (play the learning seat's forced placements, those
+with one legal action, without asking; default false).
 
 Opponents
     One description for every other seat, or one per other seat in seat order (the learning seat
@@ -73,6 +73,11 @@ The hand variant
     the observation is made from the learning seat's view alone (its own hand, the sizes of the
     others, the cards it has not seen). The opponents choose from their own views.
 
+Rendering
+    What the learning seat sees, never more: the table, the pits and, in the hand variant, its
+    own hand and the sizes of the others (:func:`hisss.rl.rendering.render_seat`); as a string
+    with ``"ansi"``, printed with ``"human"``.
+
 Version history
     ``v0``: first version. ``v1``: compact spaces, never an all-zero mask, ``action_masks()``,
     ``info["legal_actions"]`` and ``info["result"]`` (both versions have these three), seats
@@ -109,7 +114,7 @@ from hisss.core import (
 )
 from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.opponents import Policy, make_opponents
-from hisss.rl.pettingzoo_env import render_text
+from hisss.rl.rendering import render_seat
 from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
 from hisss.rl.versions import Space
 
@@ -129,7 +134,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """The Gymnasium environment ``hisss/Hisss-v0`` (``space="v0"``) and ``hisss/Hisss-v1``
     (``space="v1"``); see the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
     action_space: gymnasium.spaces.Discrete
     observation_space: gymnasium.spaces.Box  # type: ignore[assignment]
 
@@ -161,8 +166,8 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise ConfigError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         if isinstance(shaping, bool) or not isinstance(shaping, int | float) or shaping < 0:
             raise ConfigError(f"shaping must be a number of 0 or more, not {shaping!r}")
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if not isinstance(skip_forced, bool):
             raise ConfigError(f"skip_forced must be true or false, not {skip_forced!r}")
         self.render_mode = render_mode
@@ -375,8 +380,14 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return info
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the position as text."""
+        """What the learning seat sees, as text (:func:`hisss.rl.rendering.render_seat`: in the
+        hand variant its own hand and the others' sizes): returned with ``render_mode="ansi"``,
+        printed with ``"human"``."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        return render_text(self._game)
+        text = render_seat(self._game, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

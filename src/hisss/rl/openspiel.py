@@ -69,11 +69,11 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from hisss.core import Card, HandState, SeatView, Snake, State, get_deck, get_rules, new_game
+from hisss.core import Card, HandState, State, get_deck, get_rules, new_game
 from hisss.core.cards import CARD_KINDS, card_from_code
 from hisss.core.rules import MAX_PLAYERS, MIN_PLAYERS
 from hisss.rl.hand_spaces import HandActionCodec, action_codec, observation_layout
-from hisss.rl.pettingzoo_env import render_text
+from hisss.rl.rendering import render_text, render_view
 from hisss.rl.spaces import ActionCodec, check_deck_for_play, terminal_rewards
 
 #: The module of OpenSpiel's ``MCTSBot``, whose search of a hidden-hand game warns.
@@ -410,29 +410,6 @@ class HandHistoryObserver:
             else:
                 steps.append(f"seat {seat + 1} draws")
         return " ".join(steps)
-
-
-def render_view(view: SeatView) -> str:
-    """A seat's view of the hand variant as a few lines of text."""
-    lines = [render_text_of(view.table, view.pits)]
-    for seat, (hand, size) in enumerate(zip(view.hands, view.hand_sizes, strict=True)):
-        cards = f"{size} cards" if hand is None else " ".join(str(c) for c in hand) or "empty"
-        lines.append(f"seat {seat + 1} hand: {cards}")
-    lines.append(f"pile: {view.pile} cards; to play: {_seat_text(view.to_move)}")
-    return "\n".join(lines)
-
-
-def render_text_of(table: tuple[Snake, ...], pits: tuple[tuple[Snake, ...], ...]) -> str:
-    """The table and the pits in words."""
-    snakes = " | ".join(f"{i + 1}: {s}" for i, s in enumerate(table)) or "empty"
-    counts = ", ".join(
-        f"seat {i + 1} {sum(len(s.cards) for s in pit)}" for i, pit in enumerate(pits)
-    )
-    return f"table {snakes}; pits {counts}"
-
-
-def _seat_text(seat: int | None) -> str:
-    return "nobody" if seat is None else f"seat {seat + 1}"
 
 
 if GAME_TYPE.short_name not in pyspiel.registered_names():

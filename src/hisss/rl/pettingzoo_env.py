@@ -7,7 +7,8 @@ Made by :func:`hisss.rl.env` (wrapped in PettingZoo's order-enforcing wrapper) o
 :class:`raw_env`. Parameters: ``players`` (2 to 5, or 6 with the rule option), ``rules`` (a
 :class:`~hisss.core.Rules` or a preset name, default ``classic``), ``deck`` (a
 :class:`~hisss.core.Deck` or a built-in deck name, default ``rainbow``), ``shaping`` (see Rewards,
-default 0) and ``render_mode`` (``None`` or ``"ansi"``).
+default 0) and ``render_mode`` (``None``, ``"ansi"`` or ``"human"``: what the agent to act
+sees, never another hand; returned as a string or printed).
 
 Agents
     ``player_0`` to ``player_{P-1}`` are seats 0 to P-1 (the rules say 1 to P), numbered from 0
@@ -87,6 +88,7 @@ from hisss.core import (
     new_game,
 )
 from hisss.rl.dealing import Dealer, read_deal
+from hisss.rl.rendering import render_seat
 from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
 from hisss.rl.versions import Space
 
@@ -97,7 +99,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
     """The AEC environment ``hisss_v0``; see the module docstring for its spaces and rewards."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads a class attribute)
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "hisss_v0",
         "is_parallelizable": False,
     }
@@ -115,8 +117,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         super().__init__()
         state = new_game(players, rules, deck)
         check_deck_for_play(state.deck)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if isinstance(shaping, bool) or not isinstance(shaping, int | float) or shaping < 0:
             raise ValueError(f"shaping must be a number of 0 or more, not {shaping!r}")
         self.render_mode = render_mode
@@ -285,23 +287,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         return {"observation": self.space.encode(game, seat), "action_mask": mask}
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the position as text: whose turn, the drawn card, the table
-        and the pits."""
+        """What the agent to act sees, as text: the table, the pits and in the hand variant its
+        own hand and the others' sizes (:func:`hisss.rl.rendering.render_seat`); returned with
+        ``render_mode="ansi"``, printed with ``"human"``."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        return render_text(self._game)
+        text = render_seat(self._game, self._seat[self.agent_selection])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def render_text(game: State) -> str:
-    """The position as a few lines of text."""
-    lines = [game.describe()]
-    for seat, pit in enumerate(game.pits):
-        lines.append(f"seat {seat + 1} pit: {game.pit_cards(seat)} cards in {len(pit)} snakes")
-    return "\n".join(lines)
 
 
 def env(
