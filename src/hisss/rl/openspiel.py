@@ -6,7 +6,8 @@ node.
 
 ``python_hisss``
     Parameters: ``players`` (2 to 5, default 2), ``rules`` (a preset name, default ``classic``),
-    ``deck`` (a built-in deck name, default ``rainbow``), ``hand_size`` (0, the classic game, to
+    ``deck`` (a built-in deck name, default ``rainbow``, or the path of a deck file, ``.toml``
+    or ``.json``, see :mod:`hisss.record.deckfile`), ``hand_size`` (0, the classic game, to
     5: the hand variant) and ``hands_seen_by_all`` (default false), e.g.
     ``pyspiel.load_game("python_hisss", {"players": 3, "hand_size": 3})``.
 
@@ -62,16 +63,20 @@ from __future__ import annotations
 import random
 import sys
 import warnings
+import zlib
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from hisss.core import Card, HandState, State, get_deck, get_rules, new_game
+from hisss.bots.hand import play_distribution
+from hisss.core import Card, HandState, State, get_rules, new_game
 from hisss.core.cards import CARD_KINDS, card_from_code
 from hisss.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from hisss.record import resolve_deck
 from hisss.rl.hand_spaces import HandActionCodec, action_codec, observation_layout
 from hisss.rl.rendering import render_text, render_view
 from hisss.rl.spaces import ActionCodec, check_deck_for_play, terminal_rewards
@@ -129,7 +134,7 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
             hand_size=merged["hand_size"],
             hands_seen_by_all=merged["hands_seen_by_all"],
         )
-        self.hisss_deck = get_deck(str(merged["deck"]))
+        self.hisss_deck = resolve_deck(str(merged["deck"]))
         self.players = int(merged["players"])
         self.hisss_rules.check_players(self.players)
         check_deck_for_play(self.hisss_deck)
@@ -338,6 +343,37 @@ def _redraw(
         for slot, code in zip(draws, held, strict=True):
             codes[slot] = code
     return codes
+
+
+class HandBotPolicy(policy.Policy):  # type: ignore[misc]
+    """A hand-variant bot of :mod:`hisss.bots.hand` as an OpenSpiel policy, deciding from the
+    player's view alone (:func:`hisss.bots.hand.play_distribution`: exact probabilities for
+    ``random``, ``casual``, ``greedy`` and ``careful``; for ``expert`` the play it chooses with
+    a generator seeded by the information state, so the same information state always gets the
+    same play). For exact measures such as ``exploitability.nash_conv``."""
+
+    def __init__(self, game: HisssGame, name: str) -> None:
+        super().__init__(game, list(range(game.num_players())))
+        self.name = name
+        self._cache: dict[tuple[int, str], dict[int, float]] = {}
+
+    def action_probabilities(
+        self, state: HisssState, player_id: int | None = None
+    ) -> dict[int, float]:
+        """The bot's probability of each legal action of ``state`` (for its player to act)."""
+        player = state.current_player() if player_id is None else player_id
+        key = (player, state.information_state_string(player))
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        game = state.game_state
+        assert isinstance(game, HandState)
+        view = game.view(player)
+        rng = random.Random(zlib.crc32(key[1].encode()))
+        codec = state.codec
+        out = {codec.action_to_index(a): p for a, p in play_distribution(self.name, view, rng)}
+        self._cache[key] = out
+        return out
 
 
 class HisssObserver:
