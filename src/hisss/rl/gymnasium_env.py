@@ -112,7 +112,7 @@ from hisss.core import (
     State,
     new_game,
 )
-from hisss.rl.dealing import Dealer, read_deal
+from hisss.rl.dealing import Dealer, SplitMix, read_deal
 from hisss.rl.opponents import Policy, make_opponents
 from hisss.rl.rendering import render_seat
 from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
@@ -193,8 +193,9 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.action_space = gymnasium.spaces.Discrete(self.space.size)
         self._game: State = game
         self._dealer = Dealer()
-        self._bot_rng = random.Random(0)
+        self._bot_rng: random.Random = random.Random(0)
         self._over = True
+        self.game_seed = 0
         self._legal: dict[int, Action] = {}
 
     @property
@@ -250,12 +251,25 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         super().reset(seed=seed)
         if any(o.is_learner for o in self._opponents) and self._learner is None:
             raise ConfigError("an opponent is 'self': call set_learner(policy) before reset()")
+        kernel_rng: SplitMix | None = None
+        if self.space.version == "v1":
+            #: The seed of the game (``v1``): the batched environment's game of this seed is
+            #: the same game.
+            self.game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
+            kernel_rng = SplitMix(self.game_seed)
         for _ in range(MAX_REDEALS):
-            if self.seat_choice == RANDOM_SEAT:
-                self.seat = int(self.np_random.integers(self.players))
-            self._game = new_game(self.players, self.rules, self.deck)
-            self._dealer.start(self.np_random, deal)
-            self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
+            if kernel_rng is not None:
+                if self.seat_choice == RANDOM_SEAT:
+                    self.seat = kernel_rng.randrange(self.players)
+                self._game = new_game(self.players, self.rules, self.deck)
+                self._dealer.start(kernel_rng, deal)
+                self._bot_rng = kernel_rng
+            else:
+                if self.seat_choice == RANDOM_SEAT:
+                    self.seat = int(self.np_random.integers(self.players))
+                self._game = new_game(self.players, self.rules, self.deck)
+                self._dealer.start(self.np_random, deal)
+                self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
             self._potential = self._my_potential()
             self._over = False
             self._legal = {}
