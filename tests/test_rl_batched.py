@@ -127,3 +127,20 @@ def test_the_batched_kernel_names_the_steps_it_was_compiled_against() -> None:
         "kernel/steps.py changed: set STEPS_DIGEST in kernel/batch.py to its new SHA-256, "
         "so that numba compiles the batched environment afresh"
     )
+
+
+@pytest.mark.slow
+@pytest.mark.system
+def test_hisss_bench_measures_learner_steps() -> None:
+    from typer.testing import CliRunner  # noqa: PLC0415
+
+    from hisss.cli.app import app  # noqa: PLC0415
+
+    result = CliRunner().invoke(app, ["bench", "-t", "0.2", "--learners", "--json"])
+    assert result.exit_code == 0, result.output
+    import json  # noqa: PLC0415
+
+    learners = json.loads(result.output)["learners"]
+    for key in ("single_v0", "single_v1", "batched"):
+        assert learners[key]["steps"] > 0 and learners[key]["per_cpu_second"] > 0
+    assert learners["batch"] == 1024 and learners["batched"]["games"] > 0
