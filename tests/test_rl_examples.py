@@ -124,6 +124,29 @@ def test_openspiel_cfr_example_solves_a_small_deck(tmp_path: Path) -> None:
     assert "careful: NashConv" in out
 
 
+@pytest.mark.slow
+@pytest.mark.system
+def test_maskable_ppo_example_trains_and_evaluates() -> None:
+    """Needs the ``learn`` extra (sb3-contrib, torch), which the ``test`` extra leaves out: the
+    skip names the missing module in the summary."""
+    pytest.importorskip("sb3_contrib", reason="the learn extra (sb3-contrib, torch) is needed")
+    out = _run(
+        "train_maskable_ppo.py",
+        "--envs",
+        "8",
+        "--n-steps",
+        "8",
+        "--minutes",
+        "0.02",
+        "--deals",
+        "2",
+        "--against",
+        "random,careful",
+    )
+    assert re.search(r"trained [0-9,]+ learner steps in \d+ s wall", out)
+    assert "against random: win share" in out and "against careful: win share" in out
+
+
 def test_example_scripts_have_help() -> None:
     for script in ("openspiel_mcts.py", "train_agent.py", "openspiel_cfr.py"):
         assert "usage:" in _run(script, "--help")

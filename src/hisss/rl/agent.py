@@ -228,13 +228,18 @@ def evaluate(
     seed: int = 0,
     opponents: Sequence[str] = ("random",),
     progress: Callable[[int], None] | None = None,
+    **env_options: Any,
 ) -> Evaluation:
     """Play every one of ``deals`` random deals once from each seat against ``opponents``.
 
     The interval is the normal one over deals (each deal's mean share is one observation), since
-    the games of one deal are not independent.
+    the games of one deal are not independent. ``env_options`` go to :class:`HisssEnv` (``rules``,
+    ``space``, ``normalize``, ``skip_forced``, ...).
     """
-    envs = [HisssEnv(players=players, seat=s, opponents=opponents) for s in range(players)]
+    envs = [
+        HisssEnv(players=players, seat=s, opponents=opponents, **env_options)
+        for s in range(players)
+    ]
     rng = random.Random(seed)
     per_deal: list[float] = []
     for d in range(deals):

@@ -228,6 +228,10 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         the action it names in the position at hand)."""
         return self.space.index_to_action(action_index(index), self._legal)
 
+    def observation(self) -> npt.NDArray[np.float32]:
+        """The learning seat's observation now (a new array, as the last step returned it)."""
+        return self._observe()
+
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal indices as a ``bool`` vector (sb3-contrib's convention). Never all false:
         when the episode is over (or not started) index 0 is marked, and whatever action is
