@@ -144,3 +144,16 @@ def test_hisss_bench_measures_learner_steps() -> None:
     for key in ("single_v0", "single_v1", "batched"):
         assert learners[key]["steps"] > 0 and learners[key]["per_cpu_second"] > 0
     assert learners["batch"] == 1024 and learners["batched"]["games"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.system
+def test_made_by_gymnasium_make_vec() -> None:
+    import gymnasium  # noqa: PLC0415
+
+    vec = gymnasium.make_vec(
+        "hisss/Hisss-v1", num_envs=8, vectorization_mode="vector_entry_point", opponents="greedy"
+    )
+    assert isinstance(vec, BatchedHisssEnv) and vec.num_envs == 8
+    obs, infos = vec.reset(seed=1)
+    assert obs.shape == (8, 355) and (infos["action_mask"].sum(axis=1) >= 1).all()

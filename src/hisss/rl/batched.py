@@ -23,8 +23,8 @@ rewritten by the next ``step``: copy them to keep them (``copy=True`` does it). 
 raises :class:`~hisss.core.IllegalActionError` naming the games, and leaves every game whose
 action was legal stepped.
 
->>> import numpy as np
->>> env = BatchedHisssEnv(num_envs=4, opponents="greedy")  # doctest: +SKIP
+It is also ``hisss/Hisss-v1``'s vector entry point:
+``gymnasium.make_vec("hisss/Hisss-v1", num_envs=1024, vectorization_mode="vector_entry_point")``.
 """
 
 from __future__ import annotations
@@ -64,7 +64,10 @@ class BatchedHisssEnv(VectorEnv):
         normalize: bool = False,
         skip_forced: bool = False,
         copy: bool = False,
+        space: str = "v1",
     ) -> None:
+        if space != "v1":
+            raise ConfigError(f"the batched environment has the v1 spaces only, not {space!r}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
         game = new_game(players, rules, deck)
