@@ -79,9 +79,13 @@ Rendering
     with ``"ansi"``, printed with ``"human"``.
 
 Version history
-    ``v0``: first version. ``v1``: compact spaces, never an all-zero mask, ``action_masks()``,
-    ``info["legal_actions"]`` and ``info["result"]`` (both versions have these three), seats
-    from 0, opponents of every kind, options ``normalize`` and ``skip_forced``.
+    ``v0``: first version. ``v1``: the compact spaces, never an all-zero mask, and the draws
+    and the opponents' choices from the kernel's splitmix64 generator seeded by the game's seed
+    (:attr:`HisssEnv.game_seed`), so :class:`hisss.rl.batched.BatchedHisssEnv` plays the same
+    games. Both versions now have ``action_masks()``, ``info["legal_actions"]``,
+    ``info["result"]``, seats from 0, opponents of every kind, ``seat="random"``, the options
+    ``normalize`` and ``skip_forced``, ``illegal_action="raise"`` by default and :attr:`view`
+    in place of the full position.
 
 >>> import gymnasium
 >>> import hisss.rl
@@ -195,6 +199,8 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._dealer = Dealer()
         self._bot_rng: random.Random = random.Random(0)
         self._over = True
+        #: The seed of the current game (``v1``): the batched environment's game of this seed
+        #: is the same game.
         self.game_seed = 0
         self._legal: dict[int, Action] = {}
 
@@ -257,8 +263,6 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise ConfigError("an opponent is 'self': call set_learner(policy) before reset()")
         kernel_rng: SplitMix | None = None
         if self.space.version == "v1":
-            #: The seed of the game (``v1``): the batched environment's game of this seed is
-            #: the same game.
             self.game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
             kernel_rng = SplitMix(self.game_seed)
         for _ in range(MAX_REDEALS):
