@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--save", default="", help="save the model to this file")
+    parser.add_argument("--load", default="", help="go on training the model of this file")
     args = parser.parse_args(argv)
     if args.envs < 1 or args.n_steps < 2 or args.minutes <= 0 or args.deals < 1:
         parser.error("--envs, --n-steps, --minutes and --deals must be positive")
@@ -127,19 +128,23 @@ def main(argv: list[str] | None = None) -> None:
     )
     venv = SB3Batched(batched)
     venv.seed(args.seed)
-    model = MaskablePPO(
-        "MlpPolicy",
-        venv,
-        n_steps=args.n_steps,
-        batch_size=min(4096, args.envs * args.n_steps),
-        n_epochs=4,
-        learning_rate=3e-4,
-        gamma=1.0,
-        ent_coef=0.01,
-        policy_kwargs={"net_arch": [128, 128]},
-        seed=args.seed,
-        device="cpu",
-        verbose=0,
+    model = (
+        MaskablePPO.load(args.load, env=venv, device="cpu")
+        if args.load
+        else MaskablePPO(
+            "MlpPolicy",
+            venv,
+            n_steps=args.n_steps,
+            batch_size=min(4096, args.envs * args.n_steps),
+            n_epochs=4,
+            learning_rate=3e-4,
+            gamma=1.0,
+            ent_coef=0.01,
+            policy_kwargs={"net_arch": [128, 128]},
+            seed=args.seed,
+            device="cpu",
+            verbose=0,
+        )
     )
     per_round = args.envs * args.n_steps
     wall, cpu = time.perf_counter(), time.process_time()
