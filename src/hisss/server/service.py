@@ -405,10 +405,7 @@ class GameService:
         return live
 
     async def hint(self, game_id: str, seat: int, address: str = "?") -> tuple[Action, bool]:
-        """The expert bot's choice for ``seat``, which is to place its drawn card, within the hint
-        budgets, and whether it is a quick one: while the expert's compiled code is made ready at
-        the server's start (:mod:`hisss.kernel.warming`) the expert answers with careful's
-        placement."""
+        """The expert's placement of ``seat``'s card, and whether it is careful's quick one."""
         self.quotas.check_hint(game_id, seat, address)
         position, rng = (await self._load(game_id)).hint_position(seat)
         quick = is_warming() and not position.rules.has_hands
@@ -525,13 +522,7 @@ class GameService:
                             del self._drivers[game_id]
                         return
                     if step[0] is EntryKind.STARTER:
-                        try:
-                            await self._commit(live, live.plan_starter())
-                        except ProtocolError as exc:
-                            if (
-                                exc.code is not ErrorCode.CONFLICT
-                            ):  # another process stored it first
-                                raise
+                        await self._commit_unless_taken(live, live.plan_starter())
                         continue
                     version = live.version
                     thinking = live.state.copy() if step[0] is EntryKind.PLAY else None
@@ -548,14 +539,8 @@ class GameService:
                     entry = (
                         live.plan_draw(seat) if choice is None else live.plan_bot_play(seat, choice)
                     )
-                    try:
-                        await self._commit(live, entry)
-                    except ProtocolError as exc:
-                        if exc.code is not ErrorCode.CONFLICT:
-                            raise
-                    else:
-                        if choice is not None:
-                            self.metrics.bot_moves.labels(level).inc()
+                    if await self._commit_unless_taken(live, entry) and choice is not None:
+                        self.metrics.bot_moves.labels(level).inc()
         except asyncio.CancelledError:
             raise
         except StorageError as exc:
@@ -571,6 +556,16 @@ class GameService:
         finally:
             if self._drivers.get(game_id) is me:
                 del self._drivers[game_id]
+
+    async def _commit_unless_taken(self, live: LiveGame, entry: LogEntry) -> bool:
+        """Commit a step of the driver's; False when another process stored that step first."""
+        try:
+            await self._commit(live, entry)
+        except ProtocolError as exc:
+            if exc.code is not ErrorCode.CONFLICT:
+                raise
+            return False
+        return True
 
     def _retry(self, game_id: str) -> None:
         self.evict(game_id)

@@ -246,7 +246,7 @@ export class GamePage {
   onHint(message) {
     const st = this.state;
     // A quick hint: careful's placement, while the expert's compiled code gets ready.
-    const says = message.quick ? "hint.saysQuick" : "hint.says";
+    const says = (what) => (message.quick ? t("hint.saysQuick", { what }) : t("hint.says", { what }));
     if (hasHands(st)) {
       const { card, where } = splitPlay(message.action);
       this.chosen = card;
@@ -255,14 +255,14 @@ export class GamePage {
       this.renderTable(null);
       const ghost = this.tableEl.querySelector(`.ghost[data-action="${where}"]`);
       if (ghost) ghost.focus({ preventScroll: false });
-      this.announce(t(says, { what: actionText(where, card) }));
+      this.announce(says(actionText(where, card)));
       return;
     }
     this.hinted = message.action;
     this.renderTable(null);
     const button = this.tableEl.querySelector(`.ghost[data-action="${message.action}"]`);
     if (button) button.focus({ preventScroll: false });
-    if (st && st.drawn) this.announce(t(says, { what: actionText(message.action, st.drawn) }));
+    if (st && st.drawn) this.announce(says(actionText(message.action, st.drawn)));
   }
 
   // ------------------------------------------------------------------------------ acting
