@@ -13,6 +13,8 @@ from PIL import Image
 from typer.testing import CliRunner, Result
 
 from hisss.cli import app
+from hisss.core import ConfigError
+from hisss.sim.analysis import analyze as run_analyze
 from hisss.sim.analysis import summarize_files
 
 runner = CliRunner()
@@ -150,3 +152,10 @@ def test_missing_input_and_empty_run(tmp_path: Path) -> None:
     header_only.write_text('{"format":"hisss-results","version":1}\n', encoding="utf-8")
     empty = _run("analyze", str(header_only), "-o", str(tmp_path / "r.html"))
     assert empty.exit_code == 2 and "no games in the inputs" in empty.stderr
+
+
+def test_a_report_into_a_missing_folder_fails_before_any_reading(tmp_path: Path) -> None:
+    # Before: the inputs were read and plotted (9 s for a large file) before the write failed.
+    unread = tmp_path / "never-read.jsonl"  # does not exist: reading it would fail differently
+    with pytest.raises(ConfigError, match=r"the folder .* does not exist"):
+        run_analyze([unread], tmp_path / "missing" / "report.html")

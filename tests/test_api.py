@@ -390,6 +390,9 @@ def test_options_health_and_schema(client: TestClient) -> None:
         "expert",
         "gentle",
     ]
+    limits = options["limits"]
+    assert limits["max_name_graphemes"] == 40 and limits["max_connections_per_address"] == 50
+    assert (limits["hint_burst"], limits["sync_burst"], limits["lookup_burst"]) == (10, 5, 120)
     assert client.get("/healthz").json() == {"ok": True, "database": "sqlite", "bots_playing": 0}
     schema = client.get("/openapi.json").json()
     assert {

@@ -23,6 +23,7 @@ from hisss.cli import app
 from hisss.cli.options import (
     AddressOption,
     BackendOption,
+    ClassicSetOption,
     DeckOption,
     JsonOption,
     PlayersOption,
@@ -32,6 +33,7 @@ from hisss.cli.options import (
     SetOption,
     WorkersOption,
 )
+from hisss.core import get_rules
 from hisss.i18n import explain_result, get_catalog
 from hisss.record import load_record, replay
 from hisss.sim.stats import CORE_STATS
@@ -112,18 +114,20 @@ def test_no_arguments_shows_help() -> None:
 #: The commands in the order ``hisss --help`` lists them.
 COMMANDS = [
     "simulate", "tournament", "bench", "movetimes", "headroom", "analyze", "replay", "play",
-    "serve", "loadtest",
+    "serve", "loadtest", "warm",
 ]  # fmt: skip
 
-#: Each shared option of :mod:`hisss.cli.options` and the commands that take it.
+#: Each shared option of :mod:`hisss.cli.options` and the commands that take it (``--set`` comes
+#: in two forms: with the hand variant, and for the commands that measure the classic game only).
 SHARED_OPTIONS: dict[str, tuple[object, set[str]]] = {
     "--players": (PlayersOption, {"simulate", "tournament", "bench", "movetimes", "headroom"}),
     "--rules": (RulesOption, {"simulate", "tournament", "bench", "movetimes", "headroom", "play"}),
-    "--set": (SetOption, {"simulate", "tournament", "bench", "movetimes", "headroom", "play"}),
+    "--set": (SetOption, {"simulate", "tournament", "movetimes", "play"}),
+    "--set classic": (ClassicSetOption, {"bench", "headroom"}),
     "--deck": (DeckOption, {"simulate", "tournament", "bench", "movetimes", "headroom", "play"}),
     "--seed": (SeedOption, {"simulate", "tournament", "headroom"}),
     "--json": (JsonOption, {"simulate", "tournament", "bench", "movetimes", "headroom"}),
-    "--progress": (ProgressOption, {"simulate", "tournament"}),
+    "--progress": (ProgressOption, {"simulate", "tournament", "headroom", "movetimes"}),
     "--workers": (WorkersOption, {"simulate", "tournament", "headroom"}),
     "--backend": (BackendOption, {"simulate", "tournament"}),
     "--address": (AddressOption, {"simulate", "tournament"}),
@@ -136,6 +140,7 @@ OWN_MEANING = {
     ("movetimes", "--seed"),  # of the timed games
     ("loadtest", "--seed"),  # of the players' choices
     ("loadtest", "--json"),  # the figures, on one line
+    ("warm", "--json"),  # the seconds of each compile
 }
 
 
@@ -165,9 +170,17 @@ def test_every_command_is_listed_and_explains_its_options() -> None:
                 assert flag in result.stdout, (name, flag)
 
 
-@pytest.mark.parametrize("flag", list(SHARED_OPTIONS))
-def test_shared_options_read_the_same_everywhere(flag: str) -> None:
-    alias, expected = SHARED_OPTIONS[flag]
+@pytest.mark.parametrize("name", list(SHARED_OPTIONS))
+def test_shared_options_read_the_same_everywhere(name: str) -> None:
+    alias, expected = SHARED_OPTIONS[name]
+    flag = name.split(maxsplit=1)[0]
+    # the commands of the option's other form
+    others = {
+        c
+        for n, (_, cs) in SHARED_OPTIONS.items()
+        if n != name and n.split(maxsplit=1)[0] == flag
+        for c in cs
+    }
     info = get_args(alias)[1]
     assert isinstance(info, OptionInfo)
     # in an Annotated option the first flag stands where the default would
@@ -175,13 +188,15 @@ def test_shared_options_read_the_same_everywhere(flag: str) -> None:
     decls = sorted(d for decl in flags if isinstance(decl, str) for d in decl.split("/"))
     assert flag in decls
     taking = set()
-    for name, command in _commands().items():
+    for command_name, command in _commands().items():
         for option in _options(command):
-            if flag not in option.opts or (name, flag) in OWN_MEANING:
+            if flag not in option.opts or (command_name, flag) in OWN_MEANING:
                 continue
-            taking.add(name)
-            assert sorted((*option.opts, *option.secondary_opts)) == decls, name
-            assert (option.help, option.metavar) == (info.help, info.metavar), name
+            if command_name in others:
+                continue
+            taking.add(command_name)
+            assert sorted((*option.opts, *option.secondary_opts)) == decls, command_name
+            assert (option.help, option.metavar) == (info.help, info.metavar), command_name
     assert taking == expected
 
 
@@ -191,11 +206,12 @@ def test_shared_options_read_the_same_everywhere(flag: str) -> None:
 def test_simulate_json_keys_and_defaults() -> None:
     data = _json(_run("simulate", "--games", "40", "--json"))
     assert data["games"] == 40 and data["players"] == 2 and data["seed"] == 0
-    assert data["rules"] == "classic" and data["deck"] == "rainbow"
+    assert data["rules"] == {"preset": "classic", **get_rules("classic").to_mapping()}
+    assert data["deck"] == "rainbow"
     assert data["bots"] == ["random", "random"]
     for key in CORE_STATS:
         value = data[key]
-        assert isinstance(value, dict) and set(value) == {"mean", "se"}, key
+        assert isinstance(value, dict) and set(value) == {"mean", "se", "ci95"}, key
         assert isinstance(value["mean"], float) and isinstance(value["se"], float)
 
 
@@ -230,7 +246,7 @@ def test_simulate_bots_per_seat_and_other_settings() -> None:
              "--json")
     )  # fmt: skip
     assert data["bots"] == ["random"] * 3 and data["deck"] == "double"
-    assert data["turns"] == {"mean": 99.0, "se": 0.0}
+    assert data["turns"] == {"mean": 99.0, "se": 0.0, "ci95": [99.0, 99.0]}
     assert "seat3_win_rate" in data
 
 
@@ -244,7 +260,7 @@ def test_simulate_deck_file(tmp_path: Path, suffix: str) -> None:
         deck.write_text(json.dumps({"name": "trio", "cards": cards}), encoding="utf-8")
     data = _json(_run("simulate", "-n", "500", "--deck", str(deck), "--json"))
     assert data["deck"] == "trio" and data["deck_cards"] == 3
-    assert data["turns"] == {"mean": 2.0, "se": 0.0}
+    assert data["turns"] == {"mean": 2.0, "se": 0.0, "ci95": [2.0, 2.0]}
     claimed = data["claimed_cards"]
     assert isinstance(claimed, dict)
     assert abs(claimed["mean"] - 7 / 3) < 4.5 * claimed["se"]
@@ -531,6 +547,7 @@ def test_simulate_set_changes_rule_options() -> None:
     )  # fmt: skip
     assert data["players"] == 6
     assert data["rules"] == {
+        "preset": None,
         "forced_placement": True,
         "join_claim": "complete",
         "scoring": "first-to",
@@ -593,3 +610,19 @@ def test_headroom_prints_the_bound_and_refuses_an_unknown_opponent() -> None:
     assert "over 4 games (2 deals, seed 1)" in result.stdout
     bad = _run("headroom", "expert", "--deals", "2")
     assert bad.exit_code == 2 and "opponent must be one of random, greedy, careful" in bad.output
+
+
+def test_warm_makes_the_compiled_code_ready() -> None:
+    data = _json(_run("warm", "--json"))
+    assert set(data) == {"rollout_seconds", "fast_seconds"}
+    assert all(isinstance(v, float) and 0 <= v < 600 for v in data.values())
+    text = _run("warm")
+    assert text.exit_code == 0 and text.stdout.startswith("compiled code ready: ")
+
+
+def test_movetimes_leaves_the_warm_up_out() -> None:
+    data = _json(_run("movetimes", "expert", "-n", "1", "-p", "3", "--json"))
+    warm_up = data["warm_up_seconds"]
+    assert isinstance(warm_up, float) and 0 <= warm_up < 600  # apart, not as a decision
+    counted = data["all"]
+    assert isinstance(counted, dict) and data["decisions"] == counted["count"]

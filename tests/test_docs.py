@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import doctest
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,18 @@ def test_the_architecture_map_names_every_package() -> None:
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     packages = {p.parent.name for p in (ROOT / "src" / "hisss").glob("*/__init__.py")}
     assert {name for name in packages if f"`hisss.{name}`" not in text} == set()
+
+
+def test_the_licence_is_at_the_root_and_goes_into_the_wheel() -> None:
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License"), "LICENSE holds the licence pyproject.toml declares"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT"
+    # Hatchling copies every file listed here into the wheel's ``.dist-info/licenses``.
+    assert project["license-files"] == ["LICENSE"]
+
+
+def test_the_quick_start_names_debians_venv_package() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    assert "python3-venv" in section, "Debian's Python needs python3-venv for the first command"

@@ -154,6 +154,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             database=f"sqlite+pysqlite:///{database}",
             bot_delay=0.0,
             http_rate_per_second=0.0,
+            lookup_rate_per_second=0.0,
         )
     )
     with TestClient(app, raise_server_exceptions=False) as client:

@@ -22,7 +22,13 @@ from hisss.server import Settings, create_app
 from support.web import expect, hello, new_game, receive, state_where
 
 PEOPLE = ({"kind": "person", "name": "Ala"}, {"kind": "person", "name": "Olek"})
-SLACK = {"rate_burst": 1_000_000, "abuse_limit": 1_000_000, "max_hello_failures": 1_000_000}
+SLACK = {
+    "rate_burst": 1_000_000,
+    "abuse_limit": 1_000_000,
+    "max_hello_failures": 1_000_000,
+    "sync_burst": 1_000_000,
+    "lookup_rate_per_second": 0.0,
+}
 #: Thousands of hostile messages: a long run (see ``support/markers.py``).
 pytestmark = pytest.mark.slow
 

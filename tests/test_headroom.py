@@ -116,7 +116,7 @@ def test_clairvoyant_report_and_cut_searches() -> None:
     out = clairvoyant("greedy", 3, 2, seed=5)
     assert (out["deals"], out["games"], out["seed"], out["cut"]) == (3, 6, 5, 0)
     assert out["lower"] == out["upper"]
-    lo, hi = out["interval"]
+    lo, hi = out["ci95"]
     assert lo <= out["upper"] <= hi
     cut = clairvoyant("careful", 3, 2, seed=5, nodes=20)
     assert cut["cut"] == 6

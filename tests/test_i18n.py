@@ -161,7 +161,7 @@ def test_a_result_is_explained_in_every_language() -> None:
     assert set(explained) == set(LANGUAGES)
     assert explained["en"] == explain_result(result, rules, names, get_catalog("en"))
     assert explained["pl"] == (
-        "Ala i Gracz 2 mają tyle samo kart (6); dogrywkę wygrywa Ala dzięki najdłuższemu wężowi "
+        "Ala i Gracz 2 mają tyle samo kart (6); remis rozstrzyga najdłuższy wąż – wygrywa Ala "
         "(kart: 6)."
     )
 
@@ -273,7 +273,7 @@ CASES = [
 #: A phrase of each kind of Polish explanation.
 POLISH_MARKS = {
     "wins": "wygrywa",
-    "tie": "dogrywkę wygrywa",
+    "tie": "remis rozstrzyga",
     "share": "dzielą się zwycięstwem",
     "Nobody took": "Nikt nie zdobył węża",
 }

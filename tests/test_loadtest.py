@@ -4,7 +4,10 @@ and whole games played to the end and started again."""
 from __future__ import annotations
 
 import json
+import logging
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ from hisss.cli import app
 from hisss.record import Seat
 from hisss.server.loadtest import (
     KEYS,
+    Figures,
     LoadTest,
     LoadTestError,
     LocalServer,
@@ -29,7 +33,9 @@ from support.server_process import ServerProcess
 def test_a_small_load_test_reports_its_figures_with_nothing_lost() -> None:
     cpus_before = os.sched_getaffinity(0)
     result = CliRunner().invoke(
-        app, ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--json"]
+        # Players who think a tenth of a second: enough steps to count on a busy machine.
+        app,
+        ["loadtest", "--games", "5", "--seconds", "3", "--ramp", "0.5", "--think", "0.1", "--json"],
     )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
@@ -108,10 +114,57 @@ async def test_the_database_check_counts_acknowledged_steps_that_are_not_stored(
 
 @pytest.mark.system
 def test_a_rate_limited_server_is_waited_for_not_counted_as_failing(tmp_path: Path) -> None:
-    # ``hisss serve`` as it is: 30 new games per address at once, then one a second.
-    with ServerProcess(f"sqlite:///{tmp_path / 'limited.db'}", tmp_path) as server:
+    # ``hisss serve`` as it is (but for 68 websockets from one address): 30 new games per
+    # address at once, then one a second.
+    with ServerProcess(
+        f"sqlite:///{tmp_path / 'limited.db'}",
+        tmp_path,
+        args=("--max-connections-per-address", "100"),
+    ) as server:
         figures = run_loadtest(34, 3, url=server.url, think=0.2, ramp=0.5, seed=5)
     assert figures.throttled >= 4, figures.throttled
     assert figures.games >= 31 and figures.errors == 0 and figures.lost_actions == 0
     # A server the load test did not start: its CPU time is not known.
     assert figures.summary()["server_cpu_ms_per_step"] is None
+
+
+@pytest.mark.system
+def test_a_server_restart_under_load_is_survived_and_the_games_go_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The first server picks a free port; the second one listens on the same port.
+    first = ServerProcess(f"sqlite:///{tmp_path / 'restart.db'}", tmp_path, name="first")
+    first.start()
+    port = first.url.rstrip("/").rsplit(":", 1)[1]
+    second = ServerProcess(
+        f"sqlite:///{tmp_path / 'restart.db'}", tmp_path, name="second", args=("--port", port)
+    )
+    done: list[Figures] = []
+    failed: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            done.append(run_loadtest(4, 8, url=first.url, think=0.1, ramp=0.5, seed=3))
+        except BaseException as exc:
+            failed.append(exc)
+
+    runner = threading.Thread(target=load)
+    runner.start()
+    try:
+        time.sleep(3)
+        assert first.stop() == 0
+        second.start()
+        runner.join(timeout=120)
+    finally:
+        first.kill()
+        second.stop()
+    assert not failed, failed
+    figures = done[0]
+    assert figures.reconnects >= 2, figures  # the seats of the running games came back
+    assert figures.errors == 0 and figures.lost_actions == 0, figures
+    # The games of the first server went on on the second: no game was started again for them.
+    assert figures.games <= 4 + figures.finished, figures
+    assert "Traceback" not in second.output() and "Traceback" not in first.output()
+    # No callback of the load test's clients failed (the event loop logs those with a
+    # traceback).
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

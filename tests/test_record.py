@@ -33,8 +33,10 @@ from hisss.core import (
 from hisss.record import (
     FORMAT_VERSION,
     MAX_DECK_FILE_SIZE,
+    MAX_NAME,
     MAX_RECORD_SIZE,
     MAX_SEAT_NAME,
+    MAX_SEAT_NAME_CODE_POINTS,
     Game,
     GameRecord,
     RecordError,
@@ -962,8 +964,8 @@ def test_seat_name_over_the_limit_is_refused_with_its_line() -> None:
     text = _with_first_seat(name)
     error = _json_error(text)
     assert str(error) == (
-        f"line {_line_of(text, name)}: seats[0]: must be at most {MAX_SEAT_NAME} characters "
-        f"long, not {MAX_SEAT_NAME + 1}"
+        f"line {_line_of(text, name)}: seats[0]: a name has at most {MAX_SEAT_NAME} "
+        f"characters, not {MAX_SEAT_NAME + 1}"
     )
 
 
@@ -1052,7 +1054,8 @@ def test_saved_unfinished_game_validates_against_the_schema(tmp_path: Path) -> N
         (lambda d: d.update(extra=1), "extra"),
         (lambda d: d.pop("turns"), "turns"),
         (lambda d: d.update(seed="7"), "seed"),
-        (lambda d: d["seats"].__setitem__(0, "x" * (MAX_SEAT_NAME + 1)), "seats[0]"),
+        # A schema counts code points, not graphemes: its bound is the code points' one.
+        (lambda d: d["seats"].__setitem__(0, "x" * (MAX_SEAT_NAME_CODE_POINTS + 1)), "seats[0]"),
         (lambda d: d["turns"][3].update(seat=0), "turns[3].seat"),
         (lambda d: d["deck"]["cards"].update({"H:red": 0}), 'deck.cards."H:red"'),
         (lambda d: d["result"].update(winners=[]), "result.winners"),
@@ -1103,7 +1106,8 @@ def test_document_states_the_reading_limits() -> None:
     text = " ".join(DOC.read_text(encoding="utf-8").split())
     for what, limit in (("a record file", MAX_RECORD_SIZE), ("a deck file", MAX_DECK_FILE_SIZE)):
         assert f"| {what} | {size_text(limit)} ({limit:,} bytes) |" in text
-    assert f"| a seat name | {MAX_SEAT_NAME} characters |" in text
+    assert f"| a seat name | {MAX_SEAT_NAME} graphemes," in text
+    assert f"has at most {MAX_NAME} (`hisss.record.MAX_NAME`)" in text
     assert f"{MAX_RECORD_SIZE:,} characters" in text
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import subprocess
 import sys
 from collections.abc import Iterator
 from fractions import Fraction
@@ -36,6 +37,7 @@ from hisss.core import (
 )
 from hisss.kernel import rollout
 from hisss.kernel.tables import card_arrays, game_tuple, position
+from hisss.sim import kernel_replay
 from hisss.sim.play import play_game
 
 STEPS = Path(rollout.__file__).with_name("steps.py")
@@ -55,6 +57,10 @@ def test_the_rollouts_name_the_steps_they_were_compiled_against() -> None:
     assert digest == rollout.STEPS_DIGEST, (
         "kernel/steps.py changed: set STEPS_DIGEST in kernel/rollout.py to its new SHA-256, "
         "so that numba compiles the rollouts afresh"
+    )
+    assert digest == kernel_replay.STEPS_DIGEST, (
+        "kernel/steps.py changed: set STEPS_DIGEST in sim/kernel_replay.py to its new SHA-256, "
+        "so that numba compiles the replay afresh"
     )
 
 
@@ -155,3 +161,55 @@ def test_the_expert_of_a_table_of_three_needs_numba(monkeypatch: pytest.MonkeyPa
     state = next(s for s in decisions(Rules(), RAINBOW, 3, 2) if s.remaining > 5)
     with pytest.raises(ConfigError, match="needs numba"):
         make_bot("expert").choose(state, random.Random(0))
+
+
+def test_while_the_rollouts_warm_up_the_expert_plays_careful_s_placement_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Before: the first expert move after an install waited for numba's compile (minutes on a
+    # busy machine). A front end that warms the code up in the background gets careful's choice.
+    def no_rollouts(*_: object) -> None:
+        raise AssertionError("the expert rolled out while the code was warming up")
+
+    monkeypatch.setattr("hisss.bots.expert.is_warming", lambda: True)
+    monkeypatch.setattr("hisss.bots.expert.roll_out", no_rollouts)
+    always = ExpertBot(significance=0.0)  # departs from careful whenever the rollouts say so
+    checked = 0
+    for state in decisions(Rules(), RAINBOW, 3, 9):
+        legal = state.legal_actions()
+        top = careful_candidates(state, legal)
+        assert always.choose(state, random.Random(0)) in top
+        checked += len(legal) > 1
+    assert checked > 5
+
+
+def test_the_expert_warms_up_apart_from_its_decisions() -> None:
+    seconds = ExpertBot().warm_up()
+    assert 0 <= seconds < 600
+    assert make_bot("careful").warm_up() == 0.0  # nothing compiled to make ready
+
+
+@pytest.mark.system
+def test_a_front_end_warms_the_rollouts_up_in_the_background() -> None:
+    # In a fresh process (the warm-up is once per process): the start returns at once, the
+    # expert answers while the child compiles or loads the code, and then the code is ready.
+    code = (
+        "import random, time\n"
+        "from hisss.bots.expert import ExpertBot\n"
+        "from hisss.core import new_game, parse_card\n"
+        "from hisss.kernel import warming\n"
+        "start = time.perf_counter()\n"
+        "assert warming.start_warming() and warming.is_warming()\n"
+        "state = new_game(3)\n"
+        "for text in ('M:red-orange', 'M:orange-yellow'):\n"
+        "    state.draw(parse_card(text))\n"
+        "ExpertBot().choose(state, random.Random(0))\n"
+        "print('answered', time.perf_counter() - start < 5)\n"
+        "assert warming.wait_until_warm(900)\n"
+        "print('ready', not warming.is_warming(), warming._WARMING.failure)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=960, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["answered True", "ready True None"]

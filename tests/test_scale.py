@@ -368,6 +368,51 @@ class Inbox:
         self.messages.append(message)
 
 
+async def test_a_game_slow_to_catch_up_never_holds_up_news_of_the_others(
+    redis: redis_server.RedisServer,
+) -> None:
+    one, two = RedisHub(redis.url, heartbeat=0.1), RedisHub(redis.url, heartbeat=0.1)
+    heard: list[str] = []
+    slow = asyncio.Event()
+
+    async def listener(game_id: str, what: str) -> None:
+        if what != "state":
+            return
+        heard.append(game_id)
+        if game_id == "slow":
+            await slow.wait()  # a long read of this game's log
+
+    two.attach(listener)
+    await one.start()
+    await two.start()
+    try:
+        async with asyncio.timeout(60):
+            for game_id in ("slow", "quick"):
+                two.subscribe(game_id, Inbox())
+                one.subscribe(game_id, Inbox())
+            await wait_until_async(
+                lambda: heard.count("slow") == 1 and two.sizes()["channels"] == 2,
+                what="the other process following both games",
+            )
+            # While "slow" is still catching up, news of it piles up and "quick" moves on.
+            for version in range(1, 6):
+                await one.publish("slow", {"version": version})
+                await one.publish("quick", {"version": version})
+            await wait_until_async(lambda: heard.count("quick") >= 2, what="news of the quick game")
+            assert heard.count("slow") == 1 and two.sizes()["catching"] >= 1
+            slow.set()
+            # The news that came meanwhile is caught up on once more, all together.
+            await wait_until_async(
+                lambda: two.sizes()["catching"] == 0 and heard.count("slow") == 2,
+                what="the slow game catching up",
+            )
+            await asyncio.sleep(0.3)
+            assert heard.count("slow") == 2
+    finally:
+        await one.stop()
+        await two.stop()
+
+
 async def test_presence_crosses_processes_and_expires_with_a_dead_one(
     redis: redis_server.RedisServer,
 ) -> None:

@@ -68,11 +68,16 @@ def random_decision(rng: random.Random) -> State:
             return state
 
 
+#: Decisions checked per bot: the earlier expert's search costs most (4.5 s of CPU for 40), and
+#: 15 of them check the same thing (its solver is checked in test_endgame).
+DECISIONS = {"expert-search": 15}
+
+
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_legal_and_state_unchanged(name: str) -> None:
     rng = random.Random(sum(map(ord, name)))
     bot = BOTS[name]()
-    for _ in range(40):
+    for _ in range(DECISIONS.get(name, 40)):
         state = random_decision(rng)
         before = snapshot(state)
         action = bot.choose(state, random.Random(rng.random()))
@@ -142,7 +147,7 @@ def test_evaluation_is_exact_at_the_end_and_sums_margins() -> None:
     assert state.is_terminal()
     values = DEFAULT_EVALUATOR.values(state)
     assert values == [float(state.pit_cards(s)) for s in range(3)]
-    assert DEFAULT_EVALUATOR.margin(state, 0) == margin_of(values, 0)
+    assert margin_of(values, 0) == values[0] - max(values[1:])
     # Without the estimated terms the evaluation is the score so far, at any point.
     plain = Evaluator(Weights(now=0.0, race=0.0))
     state.undo()

@@ -18,7 +18,19 @@ and are named here (``ELSEWHERE``), and ``test_every_point_is_tested`` checks th
   ``test_requests_from_other_sites_are_refused`` (``test_api.py``).
 - Logs never hold tokens: ``test_no_token_or_hash_in_the_logs`` (in process, everything logged at
   DEBUG) and ``test_a_killed_server_continues_every_game_after_restart`` (``test_serve.py``, the
-  real server's whole output).
+  real server's whole output); a token in an address is refused and hidden in a real access
+  log: ``test_no_token_reaches_the_access_log`` (``test_hostile.py``).
+- Hostile clients cannot take the server down (deadlines, caps per address and in all, clients
+  that never read, hint floods, forged forwarded headers, foreign hosts):
+  ``test_the_server_stays_up_under_hostile_clients`` (``test_hostile.py``, a real server with a
+  lowered open-file limit); in process,
+  ``test_a_foreign_host_gets_400_and_the_bound_names_are_the_default``,
+  ``test_forwarded_headers_count_only_from_trusted_proxies``,
+  ``test_connections_per_address_and_spectators_per_game_are_capped``,
+  ``test_sync_and_hints_have_budgets`` and ``test_a_bot_takes_the_pace_whatever_it_thinks``
+  (``test_hardening.py``).
+- Names cannot hide text or drive a terminal:
+  ``test_uploads_and_replay_refuse_hidden_characters_and_print_none`` (``test_hardening.py``).
 """
 
 from __future__ import annotations
@@ -158,6 +170,18 @@ ELSEWHERE = {
     "test_websocket.py": ("test_no_hello_in_time_or_too_many_bad_tokens_close",),
     "test_fuzz_websocket.py": ("test_forged_tokens_never_seat_anyone",),
     "test_serve.py": ("test_a_killed_server_continues_every_game_after_restart",),
+    "test_hostile.py": (
+        "test_no_token_reaches_the_access_log",
+        "test_the_server_stays_up_under_hostile_clients",
+    ),
+    "test_hardening.py": (
+        "test_a_foreign_host_gets_400_and_the_bound_names_are_the_default",
+        "test_forwarded_headers_count_only_from_trusted_proxies",
+        "test_connections_per_address_and_spectators_per_game_are_capped",
+        "test_sync_and_hints_have_budgets",
+        "test_a_bot_takes_the_pace_whatever_it_thinks",
+        "test_uploads_and_replay_refuse_hidden_characters_and_print_none",
+    ),
 }
 
 

@@ -41,7 +41,8 @@ from hisss.core import (
 from hisss.record import load_record, replay
 from hisss.sim import GameOutcome, RunningStat, bench, game_seed, play_game, simulate, stat_names
 from hisss.sim.bench import _random_game, _sample_positions
-from hisss.sim.stats import CORE_STATS, outcome_figures
+from hisss.sim.ratings import wilson_interval
+from hisss.sim.stats import CORE_STATS, interval_of, outcome_figures
 
 CLASSIC = PRESETS["classic"]
 PL = PRESETS["pl"]
@@ -280,7 +281,7 @@ def test_trio_orders_with_a_choice(order: str) -> None:
             "claimed_snakes": 0,
             "legal_actions_per_turn": 2.0,
             "turns_with_choice": 1,
-            "seat1_win_rate": 1,
+            "seat1_win_rate": 0.5,  # a shared win counts half
             "shared_win_share": 1,
             "longest_snake": 0,
             "table_snakes_end": 2,
@@ -296,7 +297,7 @@ TRIO_EXACT = {
     "claimed_snakes": Fraction(4, 6) + Fraction(2, 6) * Fraction(1, 3),  # 7/9
     "legal_actions_per_turn": Fraction(4, 6) * 1 + Fraction(2, 6) * 2,  # 4/3
     "turns_with_choice": Fraction(2, 6),  # 1/3
-    "seat1_win_rate": Fraction(2, 6) * Fraction(2, 3),  # 2/9: only the shared wins
+    "seat1_win_rate": Fraction(2, 6) * Fraction(2, 3) / 2,  # 1/9: half of the shared wins
     "shared_win_share": Fraction(2, 9),
     "longest_snake": Fraction(7, 3),
     "table_snakes_end": Fraction(2, 9) * 2,  # 4/9
@@ -311,7 +312,7 @@ def _game_figures(state: State, choices: list[int]) -> dict[str, Fraction]:
         "claimed_snakes": Fraction(sum(len(p) for p in state.pits)),
         "legal_actions_per_turn": Fraction(sum(choices), len(choices)),
         "turns_with_choice": Fraction(sum(1 for n in choices if n > 1)),
-        "seat1_win_rate": Fraction(int(0 in result.winners)),
+        "seat1_win_rate": Fraction(int(0 in result.winners), len(result.winners)),
         "shared_win_share": Fraction(int(len(result.winners) > 1)),
         "longest_snake": Fraction(max((len(s.cards) for p in state.pits for s in p), default=0)),
         "table_snakes_end": Fraction(len(state.table)),
@@ -360,7 +361,7 @@ def _assert_close(report: dict[str, object], exact: dict[str, Fraction]) -> None
 def test_simulate_trio_matches_the_hand_count() -> None:
     report = simulate(4000, 2, 1, CLASSIC, TRIO, make_bots("random", 2))
     _assert_close(report, TRIO_EXACT)
-    assert report["turns"] == {"mean": 2.0, "se": 0.0}
+    assert report["turns"] == {"mean": 2.0, "se": 0.0, "ci95": [2.0, 2.0]}
 
 
 @pytest.mark.parametrize(("players", "rules"), [(2, CLASSIC), (3, PL)])
@@ -383,18 +384,21 @@ def test_simulate_report_shape() -> None:
     report = simulate(50, 3, 7, CLASSIC, RAINBOW, make_bots("random", 3))
     assert list(report)[:7] == ["games", "players", "seed", "rules", "deck", "deck_cards", "bots"]
     assert report["games"] == 50 and report["players"] == 3 and report["seed"] == 7
-    assert report["rules"] == "classic" and report["deck"] == "rainbow"
+    assert report["rules"] == {"preset": "classic", **CLASSIC.to_mapping()}
+    assert report["deck"] == "rainbow"
     assert report["deck_cards"] == 50 and report["bots"] == ["random"] * 3
-    stats = [k for k, v in report.items() if isinstance(v, dict)]
+    stats = [k for k, v in report.items() if isinstance(v, dict) and k != "rules"]
     assert stats == stat_names(3)
     assert stats[: len(REQUIRED)] == REQUIRED == list(CORE_STATS)
     for key in stats:
-        assert set(report[key]) == {"mean", "se"}
+        assert set(report[key]) == {"mean", "se", "ci95"}
+        lo, hi = report[key]["ci95"]
+        assert lo <= report[key]["mean"] <= hi
         assert isinstance(report[key]["mean"], float) and isinstance(report[key]["se"], float)
     for key in ("seat1_cards", "seat2_cards", "seat3_cards", "seat2_win_rate", "seat3_win_rate"):
         assert key in report
     assert 0 <= report["seat1_win_rate"]["mean"] <= 1
-    assert report["turns"] == {"mean": 49.0, "se": 0.0}
+    assert report["turns"] == {"mean": 49.0, "se": 0.0, "ci95": [49.0, 49.0]}
     cards = report["claimed_cards"]["mean"] + report["table_cards_end"]["mean"]
     assert cards == pytest.approx(50)
     seats = sum(report[f"seat{k}_cards"]["mean"] for k in (1, 2, 3))
@@ -408,7 +412,7 @@ def test_simulate_plausible_on_rainbow() -> None:
     assert 1.2 < report["legal_actions_per_turn"]["mean"] < 3
     assert report["shared_win_share"]["mean"] < 0.1
     wins = report["seat1_win_rate"]["mean"] + report["seat2_win_rate"]["mean"]
-    assert wins == pytest.approx(1 + report["shared_win_share"]["mean"])
+    assert wins == pytest.approx(1)  # a shared win is split, as in tournaments
 
 
 def test_simulate_is_deterministic_and_game_by_game() -> None:
@@ -422,7 +426,7 @@ def test_simulate_is_deterministic_and_game_by_game() -> None:
     for k in range(1, 61):
         out = play_game(CLASSIC, RAINBOW, bots, random.Random(game_seed(3, k)))
         stat.add(sum(out.result.cards))
-    assert a["claimed_cards"] == stat.to_dict()
+    assert a["claimed_cards"] == {**stat.to_dict(), "ci95": interval_of("claimed_cards", stat)}
 
 
 def test_simulate_one_bot_for_every_seat() -> None:
@@ -453,10 +457,12 @@ def test_simulate_rejects_bad_arguments(call: Callable[[], object], message: str
 
 def test_simulate_one_card_deck_has_no_turns() -> None:
     report = simulate(3, 2, 0, CLASSIC, _deck("one", "H:red"), [RandomBot()])
-    assert report["turns"] == {"mean": 0.0, "se": 0.0}
-    assert report["legal_actions_per_turn"] == {"mean": None, "se": None}
-    assert report["max_legal_actions"] == {"mean": None, "se": None}
-    assert report["shared_win_share"] == {"mean": 1.0, "se": 0.0}
+    assert report["turns"] == {"mean": 0.0, "se": 0.0, "ci95": [0.0, 0.0]}
+    assert report["legal_actions_per_turn"] == {"mean": None, "se": None, "ci95": None}
+    assert report["max_legal_actions"] == {"mean": None, "se": None, "ci95": None}
+    # every one of 3 games shared: Wilson's interval for 3 of 3
+    lo, hi = wilson_interval(1.0, 3)
+    assert report["shared_win_share"] == {"mean": 1.0, "se": 0.0, "ci95": [round(lo, 6), hi]}
     assert report["table_snakes_end"]["mean"] == 1.0
 
 
@@ -542,7 +548,7 @@ def test_bench_reports_figures() -> None:
     ):
         assert figures[key] > 0, key
     assert figures["games"] > 0 and figures["players"] == 2
-    assert figures["rules"] == "classic" and figures["deck"] == "rainbow"
+    assert figures["rules"]["preset"] == "classic" and figures["deck"] == "rainbow"
     assert figures["python"].count(".") == 2
     json.dumps(figures, allow_nan=False)
 

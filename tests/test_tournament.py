@@ -548,7 +548,11 @@ def test_cli_rules_set_and_deck() -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["rules"] == {**get_rules("pl").to_mapping(), "forced_placement": False}
+    assert data["rules"] == {
+        "preset": None,
+        **get_rules("pl").to_mapping(),
+        "forced_placement": False,
+    }
     assert data["deck"] == "all-pairs" and data["games"] == 6
 
 

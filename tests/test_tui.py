@@ -292,6 +292,26 @@ async def test_hint_highlights_what_the_expert_would_play() -> None:
         assert [t.action for t in app.match.turns if t.player == 0][-1] == hint
 
 
+async def test_a_hint_while_the_expert_gets_ready_says_it_is_a_quick_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The expert answers with careful's placement until its compiled code is ready: the hint
+    # must not claim to be the expert's.
+    monkeypatch.setattr("hisss.tui.app.is_warming", lambda: True)
+    monkeypatch.setattr("hisss.bots.expert.is_warming", lambda: True)
+    app = make_app("Ala,bot:medium", seed=9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.press("h")
+        await wait_until_async(
+            lambda: status_text(app).startswith(
+                "Hint (a quick one, while the expert gets ready): "
+            ),
+            what="the hint",
+            pause=pilot.pause,
+        )
+
+
 async def test_undo_against_bots() -> None:
     app = make_app("Ala,bot:medium,bot:easy", seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -545,7 +565,7 @@ async def test_a_polish_saved_game_loads_in_english(tmp_path: Path) -> None:
     app = make_app("Ala,bot:easy", seed=3, deck=MINI, language="pl", save_path=str(path))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter", "s", "enter")
-        assert status_text(app) == f"Zapisano turę 3 w {path}."
+        assert status_text(app) == f"Zapisano grę (tura 3) w pliku {path}."
     match = Match.from_record(load_record(path))
     assert match.turns[0].action == app.match.turns[0].action
     assert parse_action(str(match.turns[0].action)) == app.match.turns[0].action

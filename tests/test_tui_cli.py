@@ -49,7 +49,7 @@ def played(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
         return Played()
 
     monkeypatch.setattr("hisss.tui.play", fake_play)
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     return calls
 
@@ -94,6 +94,13 @@ def test_play_defaults(played: list[dict[str, Any]]) -> None:
     assert polish["match"].game.rules == Rules() and polish["match"].game.deck.name == "rainbow"
     assert polish["delay"] == DEFAULT_DELAY and polish["colour_blind"] is False
     assert isinstance(polish["match"].game.seed, int)
+
+
+def test_no_color_turns_the_colour_letters_and_symbols_on(played: list[dict[str, Any]]) -> None:
+    # Before: with NO_COLOR=1 the cards were four greys and the letters stayed off.
+    assert _play(env={"NO_COLOR": "1"}).exit_code == 0
+    assert _play(env={"NO_COLOR": ""}).exit_code == 0  # set but empty: colours as usual
+    assert [call["colour_blind"] for call in played] == [True, False]
 
 
 def test_play_loads_a_saved_game(played: list[dict[str, Any]], tmp_path: Path) -> None:
@@ -169,7 +176,16 @@ def test_play_without_textual_says_what_to_install() -> None:
     )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [
-        "error: hisss play needs Textual: install the extra with pip install 'hisss[tui]'"
+        "error: hisss play needs the tui extra (textual is missing): pip install 'hisss[tui]'"
+    ]
+    # Any module of the extra: the one missing is named.
+    other = code.replace("sys.modules['textual']", "sys.modules['platformdirs']")
+    proc = subprocess.run(
+        [sys.executable, "-c", other], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        "error: hisss play needs the tui extra (platformdirs is missing): pip install 'hisss[tui]'"
     ]
     # The other commands work without Textual.
     code = code.replace("'play', '--players', 'Ala,Ola'", "'simulate', '--games', '3'")
@@ -178,6 +194,23 @@ def test_play_without_textual_says_what_to_install() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "3 games" in proc.stdout
+
+
+def test_play_without_a_terminal_says_so_and_exits_2() -> None:
+    """Standard input from /dev/null (and output to a pipe): no game starts, nothing waits."""
+    with open(os.devnull, encoding="utf-8") as nothing:
+        proc = subprocess.run(
+            [sys.executable, "-m", "hisss.cli", "play", "--players", "Ala,bot:easy"],
+            stdin=nothing,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: hisss play needs a terminal"), lines
+    assert proc.stdout == ""
 
 
 def test_replay_reads_games_saved_by_play(tmp_path: Path) -> None:

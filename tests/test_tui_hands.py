@@ -17,6 +17,7 @@ from hisss.core import RAINBOW, ConfigError, HandState, Rules, get_rules, new_ga
 from hisss.i18n import get_catalog
 from hisss.record import load_record
 from hisss.tui import HisssApp, Match, parse_players
+from hisss.tui.dialogs import QuitScreen
 from hisss.tui.match import move_seed
 from hisss.tui.render import by_colour
 from hisss.tui.saving import autosave_path
@@ -155,6 +156,36 @@ async def test_people_at_one_keyboard_see_their_hand_only_once_they_hold_it() ->
         await pilot.press("q")
 
 
+async def test_the_pass_screen_lets_no_key_through_but_enter_and_q() -> None:
+    # Before: c, u, h, s, ? and q all acted behind the pass screen (h said "Hints are for your
+    # own turn" on the player's own turn) and q's dialog drew over the pass box.
+    app = make_app("Ala,Ola", seed=12, rules=HANDS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_async(
+            lambda: isinstance(app.screen, PassScreen), what="the pass screen", pause=pilot.pause
+        )
+        await pilot.press("enter")
+        await _play_hand_turn(pilot, app, 0, 0)  # a move played: q will ask before leaving
+        await wait_until_async(
+            lambda: isinstance(app.screen, PassScreen), what="the next pass", pause=pilot.pause
+        )
+        status, look, delay = status_text(app), app.look.colour_blind, app.delay
+        for key in ("c", "u", "h", "s", "question_mark", "plus", "minus", "left", "down", "n"):
+            await pilot.press(key)
+            assert isinstance(app.screen, PassScreen), key
+            assert app.phase() == "pass" and status_text(app) == status, key
+            assert (app.look.colour_blind, app.delay) == (look, delay), key
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        pass_box = app.screen_stack[-2].query_one("#pass-box")
+        assert not pass_box.display  # the question shows alone
+        await pilot.press("escape")
+        assert isinstance(app.screen, PassScreen) and app.screen.query_one("#pass-box").display
+        await pilot.press("enter")
+        assert app.phase() == "hand"
+        await pilot.press("q")
+
+
 async def test_hands_seen_by_all_show_every_hand_and_ask_nobody_to_pass() -> None:
     rules = Rules(hand_size=2, hands_seen_by_all=True)
     app = make_app("Ala,Ola,bot:easy", seed=3, rules=rules)
@@ -193,7 +224,7 @@ async def test_a_polish_hand_game_has_no_english_word(tmp_path: Path) -> None:
             seen.append(screen_text(app))
             await pilot.press("enter")
             seen.append(screen_text(app))
-            assert "Ręka: " in seen[-1] and "karta · ↑/↓ miejsce" in seen[-1]
+            assert "Karty na ręce: " in seen[-1] and "karta · ↑/↓ miejsce" in seen[-1]
             await _play_hand_turn(pilot, app, 1, 1)
         seen.append(screen_text(app))
         app.save_screenshot("hand-pl.svg", str(tmp_path))
@@ -241,12 +272,12 @@ def test_the_header_names_the_hands_in_both_languages() -> None:
         return [setup_names(get_catalog(lang), new_game(2, chosen))[0] for lang in ("en", "pl")]
 
     assert names("classic", 0) == ["classic", "klasyczne"]
-    assert names("classic", 3) == ["classic, hands of 3 cards", "klasyczne, ręce po 3 karty"]
+    assert names("classic", 3) == ["classic, hands of 3 cards", "klasyczne, po 3 karty na ręce"]
     assert names("pl", 1, up=True) == [
         "Polish, hands of 1 card face up",
-        "polskie, odkryte ręce po 1 karcie",
+        "polskie, po 1 karcie na ręce, odkryte",
     ]
-    assert names("classic", 5)[1] == "klasyczne, ręce po 5 kart"
+    assert names("classic", 5)[1] == "klasyczne, po 5 kart na ręce"
 
 
 def test_the_rules_page_explains_the_hands_only_in_a_game_with_hands() -> None:
@@ -255,4 +286,4 @@ def test_the_rules_page_explains_the_hands_only_in_a_game_with_hands() -> None:
     assert "each player holds 3 cards that only they see" in with_hands
     assert "holds" not in rules_text(english, new_game(2, Rules())).plain
     polish = rules_text(get_catalog("pl"), new_game(2, Rules(hand_size=5))).plain
-    assert "każdy trzyma 5 kart," in polish
+    assert "każdy gracz ma na ręce 5 kart, których nie widzą inni" in polish

@@ -50,8 +50,9 @@ def _play_out(match: Match, rng: random.Random) -> None:
         ("Ala,ALA", "the name 'ALA' is given twice"),
         ("Ala", "1 player: Hisss is played by 2 to 5"),
         ("a,b,c,d,e,f", "6 players"),
-        ("Ala,Bardzo Długie Imię Gracza", "longer than 20 characters"),
-        ("Ala,O\tla", "control character"),
+        ("Ala," + "Bardzo Długie Imię Gracza" * 2, "at most 40 characters, not 50"),
+        ("Ala,O\x07la", "control, bidirectional, zero-width or private-use"),
+        ("Ala,O\u202ela", "control, bidirectional, zero-width or private-use"),
     ],
 )
 def test_bad_players_are_refused(spec: str, message: str) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.widgets import Input, OptionList, Static
 
 from hisss.core import ActionKind, Colour, End, Rules, get_rules, parse_snake, score
@@ -233,8 +234,16 @@ def test_grammar_for_you_in_both_languages() -> None:
         ("pl", [[three], []], "Wygrywasz: najwięcej kart (3)."),
         ("en", [[three], [three]], "You and Ola share the win: tied on cards (3)"),
         ("pl", [[three], [three]], "Ty i Ola dzielicie się zwycięstwem"),
-        ("pl", [[three, three], [six]], "Ty i Ola macie tyle samo kart (6); dogrywkę wygrywa Ola"),
-        ("pl", [[six], [three, three]], "Ty i Ola macie tyle samo kart (6); dogrywkę wygrywasz"),
+        (
+            "pl",
+            [[three, three], [six]],
+            "Ty i Ola macie tyle samo kart (6); remis rozstrzyga najdłuższy wąż – wygrywa Ola",
+        ),
+        (
+            "pl",
+            [[six], [three, three]],
+            "Ty i Ola macie tyle samo kart (6); remis rozstrzyga najdłuższy wąż – wygrywasz",
+        ),
         ("en", [[six], [three, three]], "You and Ola tie on cards (6); you win the tie-break"),
         ("en", [[], [three]], "Ola wins with the most cards (3)."),
     ]
@@ -295,6 +304,30 @@ async def test_q_asks_first_and_the_game_is_kept(tmp_path: Path) -> None:
         assert resumed.phase() == "place"
         await play_to_end(pilot, resumed)
     assert not kept.exists()  # a finished game is not kept
+
+
+async def test_a_game_the_autosave_cannot_keep_is_never_said_to_be_kept(tmp_path: Path) -> None:
+    # Before: with a folder that could not be written, q said "The game is kept", the command
+    # ended with status 0 and the game was lost.
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the folder should be\n")
+    app = make_app("Ala,bot:medium", seed=5, deck=MINI)
+    app.autosave = blocked
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")
+        await wait_until_async(lambda: app.phase() == "pick", what="Ala's turn", pause=pilot.pause)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        said = _flat(app)
+        assert "hisss play --resume goes on with it" not in said
+        assert "The game could not be kept in" in said
+        assert "press s to save it to a file first, or q to leave without it" in said
+        await pilot.press("s")  # offered a save elsewhere before leaving
+        assert isinstance(app.screen, SaveScreen)
+        app.screen.query_one(Input).value = str(tmp_path / "rescued.json")
+        await pilot.press("enter")
+    assert app.kept is None  # so the command line says nothing about a kept game
+    assert load_record(tmp_path / "rescued.json").turns == app.match.record().turns
 
 
 async def test_a_save_asks_before_replacing_a_file_and_the_bots_wait(tmp_path: Path) -> None:
@@ -421,3 +454,56 @@ async def test_a_whole_game_of_five(size: tuple[int, int], tmp_path: Path) -> No
         app.save_screenshot(f"five-{size[0]}x{size[1]}.svg", str(tmp_path))
         await pilot.press("q")
     assert app.return_code == 0
+
+
+# ---------------------------------------------------------------------- 80 by 24
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+async def test_at_80_by_24_each_move_takes_one_line_and_nothing_is_cut(language: str) -> None:
+    # Before: each logged move took two lines, so with five players the log held two moves; the
+    # key bar wrapped; the hand variant's header was cut.
+    players = "Ala,bot:easy,bot:easy,bot:medium,bot:easy"
+    app = make_app(players, seed=3, rules=Rules(hand_size=3), language=language)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until_async(lambda: app.phase() == "hand", what="Ala's turn", pause=pilot.pause)
+        await pilot.press("enter")
+        await wait_until_async(
+            lambda: app.phase() == "hand" and len(app.match.turns) >= 5,
+            what="a round of moves",
+            pause=pilot.pause,
+        )
+        log = app.query_one(LogView)
+        shown = log.render().plain.splitlines()
+        moves = log_text(app)[-4:]
+        assert len(shown) == 4  # the last four moves: every opponent's
+        for line, entry in zip(shown, moves, strict=True):
+            assert line.split(":")[0] == entry.split(":")[0], (line, entry)
+            assert len(line) <= log.size.width
+        screen = screen_text(app).splitlines()
+        top = app.part("#top", Static).render()
+        assert isinstance(top, Content)
+        assert top.plain.strip() in " ".join(line.strip() for line in screen[:2])
+        keys = app.part("#keys", Static)
+        assert keys.size.height == 1
+        shown_keys = keys.render()
+        assert isinstance(shown_keys, Content)
+        assert len(shown_keys.plain) <= 78 and shown_keys.plain.strip() in screen[-1]
+        for key in ("?", "q"):
+            assert f"{key} " in shown_keys.plain
+        await pilot.press("question_mark")  # the rules page lists every key, the hidden ones too
+        every = screen_text(app)
+        for word in app.all_keys().split(" · ")[:3]:
+            assert word in every
+        await pilot.press("escape")
+
+
+def test_snake_ends_are_named_by_words_not_colour_letters() -> None:
+    # Before: "(R)" and "(L)" (Polish "(P)") for a snake's ends, letters that also stand for red
+    # (and Polish orange) when the colour letters are on.
+    for language in ("en", "pl"):
+        catalog = get_catalog(language)
+        letters = {catalog.colour_letter(c) for c in (*Colour, None)}
+        for end in ("L", "R"):
+            word = catalog.text(f"end.short.{end}")
+            assert word not in letters and len(word) > 1

@@ -4,10 +4,7 @@ in the state (claims, the log, the expert's hint), and the longer wait of a seat
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +13,6 @@ from fastapi.testclient import TestClient
 from hisss.server import Settings
 from hisss.server.hub import LocalHub
 from hisss.server.settings import PACES
-from hisss.storage import SCHEMA_VERSION, GameStatus, Store
 from support.web import (
     ALA,
     BOT,
@@ -112,8 +108,10 @@ def test_a_game_on_one_device_is_played_with_one_token(make_client: Client) -> N
 
 def test_the_log_the_claims_and_the_experts_hint(make_client: Client) -> None:
     # The bot answers at once, so this client sends its draws, hints and plays faster than any
-    # person could: the rate limit, tested elsewhere, is lifted here.
-    client = make_client(rate_per_second=1000.0, rate_burst=1000)
+    # person could: the rate limits, tested elsewhere, are lifted here.
+    client = make_client(
+        rate_per_second=1000.0, rate_burst=1000, hint_burst=1000, hint_rate_per_second=1000.0
+    )
     game = new_game(client, ALA, BOT)
     with client.websocket_connect(game["websocket"]) as ws:
         state = hello(ws, game["seats"][0]["token"])
@@ -311,58 +309,6 @@ def test_the_away_offer_waits_for_unseen_seconds_on_a_seat_never_opened(
         ws.send_json({"type": "replace_with_bot", "seat": 2, "version": back["version"]})
         handed = state_where(ws, lambda s: s["seats"][1]["kind"] == "bot")
         assert handed["last_event"]["kind"] == "bot"
-
-
-async def test_a_database_of_the_first_schema_is_upgraded(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    store = await Store.open(f"sqlite+pysqlite:///{path}")
-    await store.close()
-    with sqlite3.connect(path) as db:  # the first schema: no public, no pace
-        db.execute("ALTER TABLE games DROP COLUMN public")
-        db.execute("ALTER TABLE games DROP COLUMN pace")
-        db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
-        db.execute(
-            "INSERT INTO games (id, code, status, rules, deck, seed, players, title, version,"
-            " created_at, updated_at) VALUES ('a1', 'OLDONE', 'finished', '{}', '{}', 1, 2, '',"
-            " 0, '2025-01-01 00:00:00', '2025-01-01 00:00:00')"
-        )
-    store = await Store.open(f"sqlite+pysqlite:///{path}")
-    try:
-        assert await store.schema_version() == SCHEMA_VERSION == 3
-        [old] = await store.list_games(GameStatus.FINISHED, public=True)
-        assert old.code == "OLDONE" and old.public and old.pace == "normal"
-    finally:
-        await store.close()
-
-
-def _indexes(path: Path) -> set[str]:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-
-
-async def test_a_database_of_the_second_schema_loses_the_log_index_the_unique_one_repeats(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "v2.db"
-    store = await Store.open(f"sqlite+pysqlite:///{path}")
-    await store.close()
-    assert "ix_actions_game_id" not in _indexes(path)  # a new database never has it
-    with contextlib.closing(sqlite3.connect(path)) as db, db:  # the second schema had it
-        db.execute("CREATE INDEX ix_actions_game_id ON actions (game_id)")
-        db.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
-    store = await Store.open(f"sqlite+pysqlite:///{path}")
-    try:
-        assert await store.schema_version() == 3
-    finally:
-        await store.close()
-    indexes = _indexes(path)
-    assert "ix_actions_game_id" not in indexes
-    # Every look-up of a game's log still has an index: the unique one, game first.
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        plan = db.execute(
-            "EXPLAIN QUERY PLAN SELECT seq FROM actions WHERE game_id = 'g' ORDER BY seq"
-        ).fetchall()
-    assert "USING COVERING INDEX" in str(plan) or "USING INDEX" in str(plan), plan
 
 
 def test_the_paces_are_ordered_and_scale_with_the_bot_delay() -> None:

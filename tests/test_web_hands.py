@@ -165,7 +165,8 @@ def test_no_message_of_a_whole_game_shows_another_seats_hidden_card(client: Test
                 if seat == 1 and "record" not in heard:
                     mine = client.get(
                         f"/api/games/{game['code']}/record",
-                        params={"partial": True, "token": tokens[0]},
+                        params={"partial": True},
+                        headers={"Authorization": f"Bearer {tokens[0]}"},
                     )
                     assert mine.status_code == 200, mine.text
                     heard["record"] = [mine.json()]
@@ -230,7 +231,9 @@ def test_a_partial_record_shows_the_askers_hand_alone(client: TestClient) -> Non
         ws.send_json({"type": "replace_with_bot", "seat": 2, "level": "gentle"})
         expect(ws, "error", code="not_a_person")
         answer = client.get(
-            f"/api/games/{game['code']}/record", params={"partial": True, "token": token}
+            f"/api/games/{game['code']}/record",
+            params={"partial": True},
+            headers={"Authorization": f"Bearer {token}"},
         )
         assert answer.status_code == 200, answer.text
         data = json.loads(answer.text)
@@ -240,9 +243,22 @@ def test_a_partial_record_shows_the_askers_hand_alone(client: TestClient) -> Non
         public = client.get(f"/api/games/{game['code']}/state").json()
         assert public["hands"] == [None, None] and public["legal"] == []
         refused = client.get(
-            f"/api/games/{game['code']}/record", params={"partial": True, "token": "forged"}
+            f"/api/games/{game['code']}/record",
+            params={"partial": True},
+            headers={"Authorization": "Bearer forged"},
         )
         assert refused.status_code == 403
+        in_address = client.get(
+            f"/api/games/{game['code']}/record", params={"partial": True, "token": token}
+        )
+        assert in_address.status_code == 400
+        assert "Authorization" in in_address.json()["error"]["message"]
+        other_scheme = client.get(
+            f"/api/games/{game['code']}/record",
+            params={"partial": True},
+            headers={"Authorization": f"Basic {token}"},
+        )
+        assert other_scheme.status_code == 400
 
 
 def test_on_one_device_both_hands_go_to_the_device_and_none_to_a_spectator(

@@ -107,6 +107,11 @@ class Bot(ABC):
         unchanged. ``rng`` is the only source of randomness the bot may use.
         """
 
+    def warm_up(self) -> float:
+        """Make ready what the bot's first decision would otherwise pay for (compiled code);
+        return the seconds it took. Timings leave it out (``hisss movetimes``)."""
+        return 0.0
+
     def move(self, state: State, rng: random.Random) -> Action:
         """The bot's choice for the seat to move in ``state``: :meth:`choose` in the classic
         game; in the hand variant :meth:`choose_from_hand` with that seat's view, so the bot sees

@@ -255,10 +255,6 @@ class Evaluator:
                 vals[(x + off) % players] += w.race * size * (shares[off] - fair)
         return vals
 
-    def margin(self, state: State, seat: int, counts: list[int] | None = None) -> float:
-        """``seat``'s expected final margin: its value minus the best other seat's."""
-        return margin_of(self.values(state, counts), seat)
-
 
 def margin_of(values: list[float], seat: int) -> float:
     """A seat's value minus the best other seat's."""

@@ -10,7 +10,10 @@ How it decides
   number of players (``rollouts`` sets one number for every table). It plays ``careful``'s own
   placement unless another one wins more of the same deals by more than ``significance``
   standard errors of the paired difference; then it plays the one that wins most. After the
-  last card is drawn it plays as ``careful`` (greedily). The figures of this choice, and of every
+  last card is drawn it plays as ``careful`` (greedily). While the front end that started it
+  is still making the compiled rollouts ready (:mod:`hisss.kernel.warming`: ``hisss serve``
+  and ``hisss play`` do so in the background as they start) it plays ``careful``'s placement
+  rather than wait. The figures of this choice, and of every
   objective tried before it, are in ``docs/strategy.md``. The rollouts need numba
   (:class:`~hisss.core.ConfigError` without it).
 
@@ -29,13 +32,9 @@ rollouts only from three players up), searched with two players instead:
   the static evaluation (:mod:`hisss.bots.evaluation`) at its leaves picks the placement with the
   best expected final card margin, within its node budget.
 
-The depth of 1 and the solver's 7 cards make a lean expert that thinks twenty times less than the
-earlier defaults (a second draw of search and the solver from 9 cards: 0.5 s against 11.5 s over
-the same 20 games of ``hisss movetimes expert --games 20 --seed 3``), for no difference in
-strength that mirrored measures can show: the earlier expert won 52.7% of 4,000 games against
-``greedy`` (seed 21, interval 51.4-54.1%); the lean one 52.9% of 4,000 on the same deals
-(51.6-54.2%, ``examples/objectives.py``) and 51.8% of a 10,000-game tournament (seed 21,
-50.9-52.6%). Its median decision with a choice takes about 2 ms.
+The depth of 1 and the solver's 7 cards make a lean expert: a second draw of search and the
+solver from 9 cards think about twenty times longer for no strength that mirrored measures can
+show (docs/strategy.md has the figures).
 
 The rollouts are counted, not timed, and draw their deals from the bot's generator, so the
 expert's moves are deterministic for a seed on any machine (tournaments rely on it). The search's
@@ -58,6 +57,7 @@ from hisss.bots.endgame import EndgameSolver
 from hisss.bots.evaluation import DEFAULT_EVALUATOR, Evaluator
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
 from hisss.core import Action, ConfigError, State
+from hisss.kernel.warming import is_warming
 
 #: Rollouts per placement by the number of players, and how many standard errors a placement must
 #: win by to be played instead of ``careful``'s.
@@ -115,6 +115,15 @@ class ExpertBot(Bot):
         self.solved = 0
         self.fallbacks = 0
 
+    def warm_up(self) -> float:
+        """Compile the rollouts, or load them from numba's cache; the seconds it took."""
+        try:
+            rollout = importlib.import_module("hisss.kernel.rollout")
+        except ImportError:
+            return 0.0  # the first decision says what is missing
+        seconds: float = rollout.warm_up()
+        return seconds
+
     def exact_values(self, state: State) -> list[float] | None:
         """The exact win shares of the legal placements, or None when the solver does not apply
         (too many cards left) or runs out of its budget."""
@@ -136,7 +145,9 @@ class ExpertBot(Bot):
         unless the rollouts show another one wins more often, by more than ``significance``
         standard errors of the paired difference."""
         top = careful_candidates(state, legal)
-        if not state.remaining:  # nothing is left to roll out: careful plays greedily here
+        if not state.remaining or is_warming():
+            # Nothing is left to roll out (careful plays greedily here), or the compiled
+            # rollouts are still being made ready in the background: careful's placement, at once.
             return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
         count = self.rollouts or ROLLOUTS[state.players]
         shares = roll_out(state, count, rng.getrandbits(63))

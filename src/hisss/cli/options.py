@@ -13,9 +13,6 @@ import typer
 
 from hisss.core import PRESETS, ConfigError, Rules
 
-#: Runs of at least this many games show a progress bar (when stderr is a terminal).
-PROGRESS_MIN_GAMES = 2000
-
 #: The help of --rules, and of --deck, also where the option has no default (``hisss play``).
 RULES_HELP = f"Rules preset: {' or '.join(PRESETS)}."
 DECK_HELP = "A built-in deck (rainbow, all-pairs, double) or a deck file (.toml or .json)."
@@ -38,6 +35,17 @@ SetOption = Annotated[
         "hands_seen_by_all=true.",
     ),
 ]
+#: ``--set`` of the commands that play the classic game only (``bench``, ``headroom``).
+ClassicSetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="OPTION=VALUE",
+        help="Change one rule option of the preset (repeatable): forced_placement=false, "
+        "join_claim=always|complete, scoring=cards|snakes|longest|first-to, target=N, "
+        "six_players=true (the hand variant is not measured here).",
+    ),
+]
 DeckOption = Annotated[str, typer.Option("--deck", "-d", metavar="NAME|FILE", help=DECK_HELP)]
 SeedOption = Annotated[int, typer.Option("--seed", "-s", metavar="S", help="Seed of the run.")]
 JsonOption = Annotated[
@@ -47,8 +55,7 @@ ProgressOption = Annotated[
     bool | None,
     typer.Option(
         "--progress/--no-progress",
-        help=f"Show a progress bar on stderr (default: for runs of {PROGRESS_MIN_GAMES} "
-        "games or more when stderr is a terminal).",
+        help="Show a progress bar on stderr (default: when stderr is a terminal).",
     ),
 ]
 WorkersOption = Annotated[

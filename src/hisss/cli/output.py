@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 
 from hisss.core import HisssError
+from hisss.record import printable
 
 
 def failure(message: str) -> typer.Exit:
@@ -31,7 +32,8 @@ def errors() -> Iterator[None]:
     try:
         yield
     except HisssError as exc:
-        raise failure(str(exc)) from None
+        # A message may quote a file's text: nothing in it may drive the terminal.
+        raise failure(printable(str(exc))) from None
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         raise failure(f"{where}{exc.strerror or exc}") from None

@@ -26,6 +26,9 @@ from hisss.core import ConfigError, HisssError
 from hisss.i18n import LANGUAGES, detect_language, get_catalog
 from hisss.record import load_record, resolve_deck
 
+#: The modules of the ``tui`` extra that the terminal game imports.
+TUI_EXTRA = frozenset({"textual", "platformdirs", "numpy", "numba"})
+
 
 def play(
     players: Annotated[
@@ -60,7 +63,9 @@ def play(
     colour_blind: Annotated[
         bool,
         typer.Option(
-            "--colour-blind", help="Show a letter and a symbol on every colour (the c key too)."
+            "--colour-blind",
+            help="Show a letter and a symbol on every colour (the c key too; on by default when "
+            "NO_COLOR is set).",
         ),
     ] = False,
     load: Annotated[
@@ -97,12 +102,13 @@ def play(
     with it).
     """
     try:
-        from hisss import tui  # noqa: PLC0415  (Textual is the optional extra "tui")
+        from hisss import tui  # noqa: PLC0415  (the optional extra "tui")
     except ModuleNotFoundError as exc:
-        if (exc.name or "").partition(".")[0] != "textual":
+        missing = (exc.name or "").partition(".")[0]
+        if missing not in TUI_EXTRA:
             raise
         raise failure(
-            "hisss play needs Textual: install the extra with pip install 'hisss[tui]'"
+            f"hisss play needs the tui extra ({missing} is missing): pip install 'hisss[tui]'"
         ) from None
     with unexpected_errors(tui.saving.log_crash), errors():
         language = _language(lang)
@@ -150,7 +156,8 @@ def play(
         app = tui.play(
             match,
             language,
-            colour_blind=colour_blind,
+            # Without colours the cards differ only by their letters and symbols.
+            colour_blind=colour_blind or bool(os.environ.get("NO_COLOR")),
             delay=tui.DEFAULT_DELAY if delay is None else delay,
             save_path=None if load is None or resume else str(load),
             loaded=load is not None,

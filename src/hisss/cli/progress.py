@@ -1,4 +1,5 @@
-"""The progress bar of long runs (simulate, tournament): games done, games per second, time left.
+"""The progress bar of long runs (simulate, tournament, headroom): units done, units per second,
+time left.
 
 The bar goes to stderr and disappears when the run ends, so stdout holds the results alone.
 """
@@ -21,8 +22,6 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from hisss.cli.options import PROGRESS_MIN_GAMES
-
 
 def run_with_progress(
     run: Callable[..., dict[str, Any]],
@@ -30,14 +29,16 @@ def run_with_progress(
     label: str,
     games: int,
     progress: bool | None,
+    unit: str = "games",
 ) -> dict[str, Any]:
-    """``run(**args)`` with a progress bar if asked, or by default for long runs on a terminal."""
-    show = progress if progress is not None else games >= PROGRESS_MIN_GAMES and sys.stderr.isatty()
-    return _with_bar(label, games, run, args) if show and games >= 1 else run(**args)
+    """``run(**args)`` with a progress bar of ``games`` ``unit`` if asked, or by default whenever
+    stderr is a terminal (the bar is transient: a run too short to notice leaves nothing)."""
+    show = progress if progress is not None else sys.stderr.isatty()
+    return _with_bar(label, games, run, args, unit) if show and games >= 1 else run(**args)
 
 
 def _with_bar(
-    label: str, games: int, run: Callable[..., dict[str, Any]], args: dict[str, Any]
+    label: str, games: int, run: Callable[..., dict[str, Any]], args: dict[str, Any], unit: str
 ) -> dict[str, Any]:
     """``run(**args, progress=...)`` with a transient progress bar of ``games`` on stderr."""
     console = Console(stderr=True)
@@ -45,7 +46,7 @@ def _with_bar(
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
-        RateColumn(),
+        RateColumn(unit),
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console, transient=True) as bar:
@@ -67,8 +68,14 @@ def _with_bar(
 
 
 class RateColumn(ProgressColumn):
-    """Games per second, as Rich estimates it from the recent progress."""
+    """Units (games, deals) per second, as Rich estimates it from the recent progress."""
+
+    def __init__(self, unit: str = "games") -> None:
+        super().__init__()
+        self.unit = unit
 
     def render(self, task: Task) -> Text:
         speed = task.speed
-        return Text("- games/s" if speed is None else f"{speed:,.0f} games/s")
+        if speed is None:
+            return Text(f"- {self.unit}/s")
+        return Text(f"{speed:,.0f} {self.unit}/s" if speed >= 10 else f"{speed:,.2f} {self.unit}/s")

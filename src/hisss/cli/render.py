@@ -13,7 +13,7 @@ from rich.table import Table
 
 from hisss.core import HandState, Result, Snake, State
 from hisss.i18n import explain_result, get_catalog
-from hisss.record import GameRecord, replay, replay_steps
+from hisss.record import GameRecord, printable, replay, replay_steps
 from hisss.sim.stats import describe_stat
 
 
@@ -27,8 +27,11 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def _rules_text(rules: object) -> str:
+    """A report's rules in words: the preset's name, or the options of rules that are none."""
     if isinstance(rules, dict):
-        return ", ".join(f"{k}={v}" for k, v in rules.items())
+        if rules.get("preset"):
+            return str(rules["preset"])
+        return ", ".join(f"{k}={v}" for k, v in rules.items() if k != "preset")
     return str(rules)
 
 
@@ -49,7 +52,7 @@ def print_simulation(console: Console, report: dict[str, Any]) -> None:
     table.add_column("± se", justify="right")
     table.add_column("meaning")
     for name, value in report.items():
-        if isinstance(value, dict) and set(value) == {"mean", "se"}:
+        if isinstance(value, dict) and {"mean", "se"} <= set(value):
             table.add_row(name, _fmt(value["mean"]), _fmt(value["se"]), describe_stat(name))
     console.print(table)
 
@@ -71,7 +74,8 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
     """A table of the figures of :func:`~hisss.sim.bench`; a figure the deck cannot give is "-"."""
     title = (
         f"{_count(figures['games'], 'random game')} in {figures['seconds']} s · "
-        f"{figures['players']} players · rules {figures['rules']} · deck {figures['deck']} · "
+        f"{figures['players']} players · rules {_rules_text(figures['rules'])} · "
+        f"deck {figures['deck']} · "
         f"{figures['implementation']} {figures['python']} ({figures['machine']})"
     )
     console.print(title, markup=False, soft_wrap=True)
@@ -120,6 +124,12 @@ def print_move_times(console: Console, figures: dict[str, Any]) -> None:
         ]
         table.add_row(label, f"{row['count']:,}", *cells)
     console.print(table)
+    if figures.get("warm_up_seconds"):
+        console.print(
+            f"compiled code made ready before the first game: {figures['warm_up_seconds']:.2f} s "
+            "(not timed)",
+            markup=False,
+        )
     if figures["games"]:
         console.print(
             f"{figures['seconds'] / figures['games'] * 1000:,.1f} ms of thinking per game",
@@ -140,7 +150,7 @@ def print_headroom(console: Console, figures: dict[str, Any]) -> None:
             soft_wrap=True,
         )
         return
-    lo, hi = figures["interval"]
+    lo, hi = figures["ci95"]
     share = (
         f"{figures['upper']:.4f}"
         if figures["cut"] == 0
@@ -258,7 +268,8 @@ def print_game(
     else:
         out.append(f"unfinished game: {_waiting(final)}")
     for line in out:
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
+        # The text comes from a file (names, a deck's name): nothing in it may drive the terminal.
+        console.print(printable(line), markup=False, highlight=False, soft_wrap=True)
 
 
 def _interval(pair: list[float] | None) -> str:

@@ -30,6 +30,11 @@ def _web_extra(command: str, install: str) -> Iterator[None]:
         ) from None
 
 
+def _names(text: str) -> tuple[str, ...]:
+    """The comma-separated names of an option."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
 def serve_command(
     host: Annotated[
         str, typer.Option("--host", metavar="HOST", help="The address to listen on.")
@@ -127,6 +132,44 @@ def serve_command(
             help="Log lines as text, or as JSON objects naming the request and the game.",
         ),
     ] = "text",
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="ADDRESSES",
+            help="Proxies (addresses or networks, comma-separated; * for any) whose "
+            "X-Forwarded-For and X-Forwarded-Proto are believed (default: none).",
+        ),
+    ] = "",
+    allowed_hosts: Annotated[
+        str | None,
+        typer.Option(
+            "--allowed-hosts",
+            metavar="NAMES",
+            help="Host names the server answers to, comma-separated (*.example.org for "
+            "subdomains, * for any); others get 400 (default: localhost and the --host "
+            "address).",
+        ),
+    ] = None,
+    max_connections: Annotated[
+        int | None,
+        typer.Option(
+            "--max-connections",
+            metavar="N",
+            min=16,
+            help="Open connections in all (default: sized from the open-file limit, which the "
+            "server raises to its hard limit).",
+        ),
+    ] = None,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            metavar="N",
+            min=1,
+            help="Open connections (HTTP and websocket) from one client address.",
+        ),
+    ] = 50,
 ) -> None:
     """Run the web game: play Hisss in the browser, against bots or with friends online.
 
@@ -149,6 +192,10 @@ def serve_command(
             redis=redis,
             metrics=metrics,
             log_format=log_format,
+            forwarded_allow_ips=_names(forwarded_allow_ips),
+            allowed_hosts=None if allowed_hosts is None else _names(allowed_hosts),
+            max_connections=max_connections,
+            max_connections_per_address=max_connections_per_address,
         )
         configure(settings.log_format)
         try:
@@ -252,4 +299,8 @@ def loadtest_command(
             table.add_row(f"error {kind}", str(count))
         if figures.throttled:
             table.add_row("games refused by the rate limit (retried)", str(figures.throttled))
+        if figures.reconnects:
+            table.add_row("seats connected again (server restarts)", str(figures.reconnects))
+        if figures.unreachable:
+            table.add_row("games not created: no server (retried)", str(figures.unreachable))
         stdout().print(table)

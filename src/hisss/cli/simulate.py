@@ -1,8 +1,9 @@
 """The commands that play bot games for figures: ``simulate``, ``bench``, ``movetimes`` and
-``headroom``."""
+``headroom``; and ``warm``, which compiles the code they and the expert run."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,6 +13,7 @@ from hisss.bots import BOT_NAMES, make_bot, make_bots
 from hisss.cli.options import (
     AddressOption,
     BackendOption,
+    ClassicSetOption,
     DeckOption,
     JsonOption,
     PlayersOption,
@@ -25,14 +27,20 @@ from hisss.cli.options import (
 from hisss.cli.output import errors, show
 from hisss.cli.progress import run_with_progress
 from hisss.cli.render import print_bench, print_headroom, print_move_times, print_simulation
-from hisss.core import ConfigError
+from hisss.core import RAINBOW, ConfigError
 from hisss.record import resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
 from hisss.sim.batch import Engine
 from hisss.sim.bench import DEFAULT_SECONDS
 from hisss.sim.executor import Backend, BackendKind
-from hisss.sim.headroom import CLAIRVOYANT_NODES, clairvoyant, exact_value
+from hisss.sim.headroom import (
+    CLAIRVOYANT_NODES,
+    EXACT_MAX_CARDS,
+    check_headroom_rules,
+    clairvoyant,
+    exact_value,
+)
 from hisss.sim.movetimes import move_times
 
 
@@ -104,7 +112,7 @@ def simulate(
         ),
     ] = None,
 ) -> None:
-    """Play many games between bots and report statistics as means with standard errors.
+    """Play many games between bots and report statistics: means, standard errors, 95% intervals.
 
     Game k of a run is dealt and played from a seed derived from --seed and k, so the same
     arguments always print the same output, whatever --workers, --backend or --chunk.
@@ -141,7 +149,7 @@ def bench(
     ] = DEFAULT_SECONDS,
     players: PlayersOption = 2,
     rules: RulesOption = "classic",
-    rule_set_options: SetOption = None,
+    rule_set_options: ClassicSetOption = None,
     deck: DeckOption = "rainbow",
     fast: Annotated[
         bool,
@@ -184,6 +192,7 @@ def movetimes(
     rule_set_options: SetOption = None,
     deck: DeckOption = "rainbow",
     as_json: JsonOption = False,
+    progress: ProgressOption = None,
 ) -> None:
     """Time a bot's decisions over real games: median, 90th and 99th percentile, worst, mean.
 
@@ -196,9 +205,16 @@ def movetimes(
             raise ConfigError(f"games must be a whole number of at least 1, not {games}")
         the_deck = resolve_deck(deck)
         others = [make_bot(opponent) for _ in range(players - 1)]
-        figures = move_times(
-            make_bot(bot), games, players, seed, opponents=others, rules=rule_set, deck=the_deck
-        )
+        args: dict[str, Any] = {
+            "bot": make_bot(bot),
+            "games": games,
+            "players": players,
+            "seed": seed,
+            "opponents": others,
+            "rules": rule_set,
+            "deck": the_deck,
+        }
+        figures = run_with_progress(move_times, args, "timing", games, progress)
     show(figures, as_json, print_move_times)
 
 
@@ -216,14 +232,15 @@ def headroom(
     players: PlayersOption = 2,
     seed: SeedOption = 0,
     rules: RulesOption = "classic",
-    rule_set_options: SetOption = None,
+    rule_set_options: ClassicSetOption = None,
     deck: DeckOption = "rainbow",
     exact: Annotated[
         bool,
         typer.Option(
             "--exact",
             help="Instead of the clairvoyant: the exact best win share without knowing the order "
-            "(expectimax to the end; small decks only, e.g. docs/decks/tiny.toml).",
+            f"(expectimax to the end; decks of at most {EXACT_MAX_CARDS} cards, e.g. "
+            "docs/decks/tiny.toml).",
         ),
     ] = False,
     nodes: Annotated[
@@ -234,6 +251,7 @@ def headroom(
     ] = CLAIRVOYANT_NODES,
     workers: WorkersOption = 1,
     as_json: JsonOption = False,
+    progress: ProgressOption = None,
 ) -> None:
     """Upper bounds on what any player could win against OPPONENT in every other seat.
 
@@ -243,20 +261,60 @@ def headroom(
     """
     with errors():
         rule_set = checked_rules(rules, rule_set_options, players)
+        check_headroom_rules(rule_set)
         the_deck = resolve_deck(deck)
         if exact:
-            figures = exact_value(opponent, players, the_deck, rules=rule_set)
+            args: dict[str, Any] = {
+                "opponent": opponent,
+                "players": players,
+                "deck": the_deck,
+                "rules": rule_set,
+            }
+            figures = run_with_progress(exact_value, args, "searching", players, progress, "seats")
         else:
             if workers < 1:
                 raise ConfigError(f"workers must be a whole number of at least 1, not {workers}")
-            figures = clairvoyant(
-                opponent,
-                deals,
-                players,
-                seed,
-                rules=rule_set,
-                deck=the_deck,
-                nodes=nodes,
-                workers=workers,
-            )
+            args = {
+                "opponent": opponent,
+                "deals": deals,
+                "players": players,
+                "seed": seed,
+                "rules": rule_set,
+                "deck": the_deck,
+                "nodes": nodes,
+                "workers": workers,
+            }
+            figures = run_with_progress(clairvoyant, args, "searching", deals, progress, "deals")
     show(figures, as_json, print_headroom)
+
+
+def warm(
+    as_json: JsonOption = False,
+) -> None:
+    """Compile the bots' and the fast path's code (numba) now, or load it from the cache.
+
+    Run it once after an install, as the user that runs the server: the first expert move and
+    the first simulate --fast then start at once. (hisss serve and hisss play also make the
+    expert's code ready in the background as they start, the expert playing careful's placement
+    meanwhile.) Needs numba: the web, tui and dist extras bring it.
+    """
+    with errors():
+        try:
+            rollout = importlib.import_module("hisss.kernel.rollout")
+            fast = importlib.import_module("hisss.sim.fast")
+        except ImportError as exc:
+            raise ConfigError(
+                f"hisss warm needs numba and numpy ({exc.name or exc} is missing): "
+                "pip install 'hisss[dist]'"
+            ) from None
+        figures = {"rollout_seconds": round(rollout.warm_up(), 3)}
+        spec = fast.FastSpec(2, checked_rules("classic", None, 2), RAINBOW, ("greedy", "random"))
+        figures["fast_seconds"] = round(fast.warm_up(spec), 3)
+    if as_json:
+        show(figures, True, lambda *_: None)
+    else:
+        typer.echo(
+            f"compiled code ready: the expert's rollouts in {figures['rollout_seconds']:.1f} s, "
+            f"the fast simulation in {figures['fast_seconds']:.1f} s (a cache load takes about "
+            "a second; a first compile, a minute or so)"
+        )

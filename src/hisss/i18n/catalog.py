@@ -6,6 +6,8 @@ Each language has one JSON file in this package (``en.json``, ``pl.json``) with 
   for it (distinct within the language) and its ``side`` form (as in "the red side");
 * ``kinds``: the names of the card kinds ``H``, ``T`` and ``M``;
 * ``cards``: the name of each of the 29 distinct cards, by its notation;
+* ``cards_accusative``: the same names as the object of a verb ("Dobierasz czerwoną głowę"), for
+  the messages whose ``{card}`` stands there (in English the same as ``cards``);
 * ``messages``: each message by key. A message is a text with ``{placeholders}``, a table of plural
   forms (``one``/``other`` in English; ``one``/``few``/``many`` in Polish) or a list of lines.
 
@@ -102,6 +104,8 @@ class Catalog:
     kinds: Mapping[str, str]
     cards: Mapping[str, str]
     messages: Mapping[str, Any]
+    #: The card names as the object of a verb (:meth:`card_name` with ``accusative``).
+    cards_accusative: Mapping[str, str] | None = None
 
     def has(self, key: str) -> bool:
         """True when the catalog has a message ``key``."""
@@ -151,8 +155,17 @@ class Catalog:
         """The name of a kind of card: head, tail or mid-section."""
         return self.kinds[kind.value]
 
-    def card_name(self, card: Card) -> str:
-        """The name of a card, such as "red-orange mid-section"."""
+    def card_name(self, card: Card, *, accusative: bool = False) -> str:
+        """The name of a card, such as "red-orange mid-section"; with ``accusative``, as the
+        object of a verb.
+
+        >>> from hisss.core import parse_card
+        >>> get_catalog("pl").text("news.youDraw", card=get_catalog("pl").card_name(
+        ...     parse_card("H:red"), accusative=True))
+        'Dobierasz czerwoną głowę.'
+        """
+        if accusative and self.cards_accusative is not None:
+            return self.cards_accusative[str(card)]
         return self.cards[str(card)]
 
     def names(self, names: Sequence[str]) -> str:
@@ -267,6 +280,7 @@ def get_catalog(language: str) -> Catalog:
         kinds=data["kinds"],
         cards=data["cards"],
         messages=data["messages"],
+        cards_accusative=data["cards_accusative"],
     )
 
 

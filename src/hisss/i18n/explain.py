@@ -13,7 +13,7 @@ nobody took a snake is a win shared by everybody.
 >>> print(explain_result(result, Rules(), ["Ala", "Ola"], get_catalog("en")))
 Ala and Ola tie on cards (6); Ala wins the tie-break with the longest snake (6 cards).
 >>> print(explain_result(result, Rules(), ["Ala", "Ola"], get_catalog("pl")))
-Ala i Ola mają tyle samo kart (6); dogrywkę wygrywa Ala dzięki najdłuższemu wężowi (kart: 6).
+Ala i Ola mają tyle samo kart (6); remis rozstrzyga najdłuższy wąż – wygrywa Ala (kart: 6).
 """
 
 from __future__ import annotations

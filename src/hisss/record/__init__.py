@@ -24,6 +24,7 @@ from hisss.record.format import (
     FORMAT_VERSION,
     MAX_RECORD_SIZE,
     MAX_SEAT_NAME,
+    MAX_SEAT_NAME_CODE_POINTS,
     GameRecord,
     RecordError,
     Turn,
@@ -32,6 +33,7 @@ from hisss.record.format import (
     save_record,
 )
 from hisss.record.game import Game, Phase
+from hisss.record.names import MAX_NAME, SeatNameError, check_name, grapheme_count, printable
 from hisss.record.replay import ReplayError, replay, replay_game, replay_steps, resume
 from hisss.record.seats import Seat, SeatKind
 from hisss.record.snakes import SnakeTexts
@@ -41,8 +43,10 @@ __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "MAX_DECK_FILE_SIZE",
+    "MAX_NAME",
     "MAX_RECORD_SIZE",
     "MAX_SEAT_NAME",
+    "MAX_SEAT_NAME_CODE_POINTS",
     "DeckFileError",
     "Game",
     "GameRecord",
@@ -51,10 +55,14 @@ __all__ = [
     "ReplayError",
     "Seat",
     "SeatKind",
+    "SeatNameError",
     "SnakeTexts",
     "Turn",
+    "check_name",
+    "grapheme_count",
     "load_deck",
     "load_record",
+    "printable",
     "replay",
     "replay_game",
     "replay_steps",

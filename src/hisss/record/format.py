@@ -48,6 +48,7 @@ __all__ = [
     "HIDDEN_CARD",
     "MAX_RECORD_SIZE",
     "MAX_SEAT_NAME",
+    "MAX_SEAT_NAME_CODE_POINTS",
     "GameRecord",
     "RecordError",
     "Turn",
@@ -67,8 +68,12 @@ FORMAT_VERSION = 1
 HIDDEN_CARD = "?"
 #: The largest record a reader takes: bytes of a file, or characters of a text.
 MAX_RECORD_SIZE = 4 * 2**20
-#: The longest seat name a reader takes, in characters; the front ends write shorter ones.
+#: The longest seat name a reader takes, in graphemes (earlier versions wrote up to this many
+#: characters); a new name has at most :data:`hisss.record.names.MAX_NAME`.
 MAX_SEAT_NAME = 64
+#: The most code points a seat name may have (what a JSON Schema can count): a grapheme of an
+#: emoji sequence takes several.
+MAX_SEAT_NAME_CODE_POINTS = 8 * MAX_SEAT_NAME
 #: Lines of the indented layout are kept within this width where the data allows.
 _WIDTH = 100
 #: The fields of a result, in the order they are written.

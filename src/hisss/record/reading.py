@@ -34,11 +34,13 @@ from hisss.record.format import (
     FORMAT_VERSION,
     HIDDEN_CARD,
     MAX_RECORD_SIZE,
+    MAX_SEAT_NAME,
     GameRecord,
     RecordError,
     Turn,
 )
 from hisss.record.jsontext import JsonPath, JsonTextError, json_position, read_json
+from hisss.record.names import SeatNameError, check_name
 from hisss.record.schema import RecordModel, ResultModel, TurnModel, first_error
 from hisss.record.text import show_value
 
@@ -91,6 +93,17 @@ def record_from_dict(data: object) -> GameRecord:
         raise RecordError(field, exc.reason, path=path) from None
 
     seats = tuple(shape.seats)
+    for number, name in enumerate(seats):
+        if any("\ud800" <= ch <= "\udfff" for ch in name):
+            raise _error(
+                ("seats", number),
+                f"must be text, not {show_value(name)}: it holds a lone UTF-16 surrogate (an "
+                "escape such as \\ud800 that is no character)",
+            )
+        try:
+            check_name(name, MAX_SEAT_NAME)
+        except SeatNameError as exc:
+            raise _error(("seats", number), str(exc)) from None
     try:
         rules.check_players(len(seats))
     except ConfigError as exc:

@@ -25,7 +25,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hisss.core.decks import MAX_COPIES
 from hisss.core.rules import MAX_HAND_SIZE, MAX_PLAYERS_OPTION, MIN_PLAYERS, JoinClaim, Scoring
-from hisss.record.format import FORMAT_NAME, FORMAT_VERSION, MAX_SEAT_NAME
+from hisss.record.format import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MAX_SEAT_NAME,
+    MAX_SEAT_NAME_CODE_POINTS,
+)
 from hisss.record.jsontext import JsonPath
 from hisss.record.text import printable, show_value
 
@@ -177,8 +182,10 @@ class RecordModel(Shape):
     version: int = Field(ge=1, le=FORMAT_VERSION, description="The format version.")
     rules: RulesModel
     deck: DeckModel
-    seats: list[Annotated[str, Field(max_length=MAX_SEAT_NAME)]] = Field(
-        description="One name per seat, in seat order.",
+    seats: list[Annotated[str, Field(max_length=MAX_SEAT_NAME_CODE_POINTS)]] = Field(
+        description=f"One name per seat, in seat order: at most {MAX_SEAT_NAME} characters as "
+        "a reader sees them (graphemes), without control, bidirectional, zero-width or "
+        "private-use characters.",
         json_schema_extra={"minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS_OPTION},
     )
     seed: int | None = Field(

@@ -27,7 +27,7 @@ from hisss.server.game import PROTOCOL_VERSION, seat_view
 from hisss.server.hands import for_seats, plays_hands
 from hisss.server.service import GameService
 from hisss.server.settings import PACES, Settings
-from hisss.server.setup import build_spec
+from hisss.server.setup import MAX_NAME, build_spec
 from hisss.storage import GameStatus
 
 
@@ -55,6 +55,9 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 
 GameKey = Annotated[str, Path(max_length=64, description="The game's id or its short code.")]
+#: The longest token read from an ``Authorization`` header (a seat token has 32 characters).
+MAX_TOKEN_CHARS = 256
+
 ReplayKey = Annotated[str, Path(max_length=64, description="The replay's id.")]
 LanguageKey = Annotated[
     str, Path(max_length=16, description="A language code: " + ", ".join(LANGUAGES) + ".")
@@ -158,12 +161,21 @@ async def options(request: Request) -> dict[str, Any]:
             "rate_burst": settings.rate_burst,
             "http_burst": settings.http_burst,
             "http_rate_per_second": settings.http_rate_per_second,
+            "lookup_burst": settings.lookup_burst,
+            "lookup_rate_per_second": settings.lookup_rate_per_second,
+            "hint_burst": settings.hint_burst,
+            "hint_rate_per_second": settings.hint_rate_per_second,
+            "sync_burst": settings.sync_burst,
+            "sync_rate_per_second": settings.sync_rate_per_second,
+            "max_connections_per_address": settings.max_connections_per_address,
+            "max_spectators": settings.max_spectators,
+            "max_name_graphemes": MAX_NAME,
         },
     }
 
 
 @cache
-def _catalog_answer(language: str) -> tuple[bytes, str]:
+def catalog_answer(language: str) -> tuple[bytes, str]:
     """The body of a language's catalog and its entity tag (a digest of the body)."""
     body = json.dumps(web_catalog(language), ensure_ascii=False, separators=(",", ":"))
     data = body.encode("utf-8")
@@ -197,7 +209,7 @@ async def texts(lang: LanguageKey, request: Request) -> Response:
             ErrorCode.NOT_FOUND,
             f"there is no catalog for the language {lang!r} (languages: {', '.join(LANGUAGES)})",
         )
-    body, etag = _catalog_answer(lang)
+    body, etag = catalog_answer(lang)
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if _matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
@@ -308,21 +320,38 @@ async def game_record(
     partial: Annotated[
         bool, Query(description="a running game's record so far (no seed, no result)")
     ] = False,
-    token: Annotated[
-        str | None,
-        Query(
-            max_length=256,
-            description="a seat's token: in the hand variant, the record so far of a running "
-            "game shows that seat's hand alone",
-        ),
-    ] = None,
 ) -> Response:
-    """The game record (``docs/record-format.md``), which ``hisss replay`` reads."""
+    """The game record (``docs/record-format.md``), which ``hisss replay`` reads. In a running
+    game of the hand variant, a seat shows its token in the ``Authorization: Bearer TOKEN``
+    header to get the record so far with its own hand alone; a token in the address is refused
+    (addresses are written to access logs)."""
+    if "token" in request.query_params:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE,
+            "a token never goes in the address: send it as 'Authorization: Bearer TOKEN'",
+        )
+    token = bearer_token(request.headers.get("authorization"))
     service = _service(request)
     live = await service.find(key)
     seat = service.authenticate(live, token)[0] if token is not None else None
     record = await service.record(live.id, partial, seat)
     return _download(record, f"hisss-{live.code}.json")
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header (``None`` without the header);
+    raises :class:`ProtocolError` for another scheme or an oversized token."""
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise ProtocolError(
+            ErrorCode.BAD_MESSAGE, "the Authorization header must be 'Bearer TOKEN'"
+        )
+    if len(token) > MAX_TOKEN_CHARS:
+        raise ProtocolError(ErrorCode.BAD_TOKEN, "this token does not open any seat")
+    return token
 
 
 @router.get("/games/{key}/steps/{number}", summary="A finished game after N turns")

@@ -21,6 +21,7 @@ lines (:mod:`hisss.server.logs`), sent back in the ``X-Request-ID`` header of HT
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import math
@@ -36,12 +37,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from hisss import __version__
+from hisss.core import Rules, parse_snake, score
+from hisss.i18n import LANGUAGES, explain_everywhere, get_catalog
 from hisss.server import pwa
-from hisss.server.api import error_response, router
+from hisss.server.api import catalog_answer, error_response, router
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hub import Hub, LocalHub
 from hisss.server.limits import ClientBuckets
@@ -106,6 +111,18 @@ def index_html() -> str:
     return page.replace('="/static/', f'="/static/{static_version()}/')
 
 
+def preload() -> None:
+    """Read now every file a game needs later: the catalogs, the words of a result, the front
+    end's page. Read lazily, the first game to end after the server ran out of open files
+    (a flood of connections) failed on its last move."""
+    for language in LANGUAGES:
+        get_catalog(language)
+        catalog_answer(language)
+    three = parse_snake("H:red M:red-orange T:orange")
+    explain_everywhere(score([[three], []], Rules()), Rules(), ["1", "2"])
+    index_html()
+
+
 class VersionedFiles(StaticFiles):
     """The front end's files under their versioned address, kept by browsers for a year."""
 
@@ -133,6 +150,7 @@ class Guard:
         self.settings = settings
         self.metrics = metrics
         self.buckets = ClientBuckets(settings.http_burst, settings.http_rate_per_second)
+        self.lookups = ClientBuckets(settings.lookup_burst, settings.lookup_rate_per_second)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -155,19 +173,38 @@ class Guard:
                 own_headers,
             )
             return
-        if method == "POST" and self.settings.http_rate_per_second > 0:
-            client = scope.get("client")
-            if not self.buckets.take(client[0] if client else "?"):
-                # The time one more request takes to be allowed, in whole seconds.
-                wait = math.ceil(1 / self.settings.http_rate_per_second)
-                await self._refuse(
-                    send,
-                    ProtocolError(
-                        ErrorCode.RATE_LIMITED, "too many requests from your address: wait a little"
-                    ),
-                    [*own_headers, (b"retry-after", str(wait).encode())],
-                )
-                return
+        client = scope.get("client")
+        address = client[0] if client else "?"
+        if (
+            method == "GET"
+            and self.settings.lookup_rate_per_second > 0
+            and scope["path"].startswith("/api/")
+            and not self.lookups.take(address)
+        ):
+            wait = math.ceil(1 / self.settings.lookup_rate_per_second)
+            await self._refuse(
+                send,
+                ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many look-ups from your address: wait a little"
+                ),
+                [*own_headers, (b"retry-after", str(wait).encode())],
+            )
+            return
+        if (
+            method == "POST"
+            and self.settings.http_rate_per_second > 0
+            and not self.buckets.take(address)
+        ):
+            # The time one more request takes to be allowed, in whole seconds.
+            wait = math.ceil(1 / self.settings.http_rate_per_second)
+            await self._refuse(
+                send,
+                ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many requests from your address: wait a little"
+                ),
+                [*own_headers, (b"retry-after", str(wait).encode())],
+            )
+            return
         limit = (
             self.settings.max_record_bytes
             if scope["path"] == "/api/replays"
@@ -181,18 +218,28 @@ class Guard:
             await self._refuse(send, too_large, own_headers)
             return
         # The whole body is read here, counted as it arrives (a chunked body declares no
-        # length), before the application sees any of it.
+        # length), before the application sees any of it, within a deadline (a client that
+        # sends a byte now and then would hold its connection and a task for ever).
         body = bytearray()
         more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body += message.get("body", b"")
-            if len(body) > limit:
-                await self._refuse(send, too_large, own_headers)
-                return
-            more = bool(message.get("more_body", False))
+        try:
+            async with asyncio.timeout(self.settings.body_timeout):
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client went away
+                    body += message.get("body", b"")
+                    if len(body) > limit:
+                        await self._refuse(send, too_large, own_headers)
+                        return
+                    more = bool(message.get("more_body", False))
+        except TimeoutError:
+            late = ProtocolError(
+                ErrorCode.TOO_SLOW,
+                f"the request body did not arrive within {self.settings.body_timeout:g} seconds",
+            )
+            await self._refuse(send, late, [*own_headers, (b"connection", b"close")])
+            return
         delivered = False
 
         async def buffered() -> Message:
@@ -252,6 +299,7 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
                 if own:
                     await opened.close()
                 raise
+        preload()
         service = GameService(opened, used, settings, metrics)
         app.state.store = opened
         app.state.service = service
@@ -397,4 +445,19 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     )
     app.mount("/static", CurrentFiles(packages=[("hisss.server", "static")]), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=512)
-    return Guard(app, settings, metrics)
+    guarded: ASGIApp = Guard(app, settings, metrics)
+    if settings.allowed_hosts is not None:
+        # A foreign Host (a page of another domain whose name resolves to this server: DNS
+        # rebinding) gets 400 before anything else.
+        guarded = TrustedHostMiddleware(
+            guarded, allowed_hosts=list(settings.allowed_hosts), www_redirect=False
+        )
+    if settings.forwarded_allow_ips:
+        # The client of a request from a trusted proxy is the rightmost address of its
+        # X-Forwarded-For that is not a trusted proxy (uvicorn's rule).
+        proxied: Any = ProxyHeadersMiddleware(
+            guarded,  # type: ignore[arg-type]
+            trusted_hosts=list(settings.forwarded_allow_ips),
+        )
+        guarded = proxied
+    return guarded

@@ -90,6 +90,12 @@ class ErrorCode(StrEnum):
     CONFLICT = "conflict", 409, "another action was stored first; the fresh state follows"
     NOT_FOUND = "not_found", 404, "no such page or endpoint"
     SERVER_ERROR = "server_error", 500, "the server failed; nothing was changed"
+    BUSY = (
+        "busy",
+        503,
+        "the server, this game or your address has as many connections as it may; try later",
+    )
+    TOO_SLOW = "too_slow", 408, "the request's body did not arrive in time"
 
 
 class ProtocolError(Exception):

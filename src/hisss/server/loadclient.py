@@ -17,6 +17,26 @@ if TYPE_CHECKING:
     from hisss.server.loadtest import LoadTest, Table
 
 
+#: The first pause before a lost seat connects again, the longest, and how long past the test's
+#: end a seat keeps trying.
+RECONNECT_PAUSE = 0.25
+MAX_RECONNECT_PAUSE = 4.0
+RECONNECT_GRACE = 30.0
+
+
+def same(player: Player) -> Player:
+    """``player`` (a protocol factory for the event loop)."""
+    return player
+
+
+def refused(exc: BaseException) -> bool:
+    """True for a connection that found no server listening (it restarts)."""
+    reason = getattr(exc, "reason", None)
+    return isinstance(exc, (ConnectionRefusedError, ConnectionResetError)) or isinstance(
+        reason, (ConnectionRefusedError, ConnectionResetError)
+    )
+
+
 class Player(asyncio.Protocol):
     """One seat's websocket client: the sans-I/O protocol of the ``websockets`` library driven
     by the event loop's callbacks. Each message is handled as its bytes arrive, with no task
@@ -43,6 +63,9 @@ class Player(asyncio.Protocol):
         self.sent: tuple[int, float] | None = None
         self.quiet: asyncio.TimerHandle | None = None
         self.closing = False
+        #: The connection ended before the game or the test did (the server restarted, the
+        #: network failed): the load test connects the seat again.
+        self.lost = False
 
     def address(self) -> tuple[str, int]:
         """The server's host and port."""
@@ -85,8 +108,8 @@ class Player(asyncio.Protocol):
         if self.quiet is not None:
             self.quiet.cancel()
         if not self.closing and not self.table.over.is_set():
-            reason = type(exc).__name__ if exc is not None else "ConnectionClosed"
-            self.test.figures.error(f"connection: {reason}")
+            self.lost = True  # connected again by the load test, or counted as an error
+        self.closing = True
         if not self.done.done():
             self.done.set_result(None)
 
@@ -132,7 +155,9 @@ class Player(asyncio.Protocol):
 
     def _rebuilt(self, done: asyncio.Task[Game], message: dict[str, Any]) -> None:
         error = done.exception()
-        if error is not None:
+        if isinstance(error, OSError) and not self.closing:
+            self._drop()  # the server went away meanwhile: connect again
+        elif error is not None:
             self._fail(f"record: {type(error).__name__}")
         elif not self.closing:
             self._message(message)
@@ -156,7 +181,22 @@ class Player(asyncio.Protocol):
     # ------------------------------------------------------------------ the connection
 
     def _send(self, message: dict[str, Any]) -> None:
-        self.ws.send_text(orjson.dumps(message))
+        from websockets.exceptions import InvalidState  # noqa: PLC0415
+
+        try:
+            self.ws.send_text(orjson.dumps(message))
+        except InvalidState:  # the server is closing the connection (a restart)
+            self._drop()
+
+    def _drop(self) -> None:
+        """The connection is going: drop it; the load test connects the seat again."""
+        if not self.closing and not self.table.over.is_set():
+            self.lost = True
+        self.closing = True
+        if self.transport is not None:
+            self.transport.close()
+        elif not self.done.done():
+            self.done.set_result(None)
 
     def _flush(self) -> None:
         if self.transport is None or self.transport.is_closing():

@@ -16,14 +16,17 @@ as lost: the load test stops a server of its own and reads every game's log from
 a server given by ``--url`` is asked for every game's stored state.
 
 The server subprocess is this module run as a script (``python -m hisss.server.loadtest``): the
-same :func:`hisss.server.run.serve` as ``hisss serve``, with no bot pause and no HTTP rate limit,
-so that creating hundreds of games at once is not refused.
+same :func:`hisss.server.run.serve` as ``hisss serve``, with no bot pause, no HTTP rate limit
+and no limit of connections per address, so that creating hundreds of games at once from one
+address is not refused. A server given by ``--url`` must allow as many connections from the load
+test's address (``hisss serve --max-connections-per-address``): two a game.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -45,7 +48,14 @@ import orjson
 from hisss.bots import make_bot
 from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
 from hisss.record import Game, GameRecord, Seat, replay_game
-from hisss.server.loadclient import Player
+from hisss.server.loadclient import (
+    MAX_RECONNECT_PAUSE,
+    RECONNECT_GRACE,
+    RECONNECT_PAUSE,
+    Player,
+    refused,
+    same,
+)
 from hisss.server.run import loop_factory
 from hisss.storage import EntryKind
 
@@ -87,6 +97,10 @@ class Figures:
     seconds: float = 0.0
     #: Game creations the server's rate limit refused (waited for and tried again).
     throttled: int = 0
+    #: Seats connected again after their connection was lost (a server restart).
+    reconnects: int = 0
+    #: Game creations that found no server listening (waited for and tried again).
+    unreachable: int = 0
     #: CPU seconds the server process spent over the measured seconds (``None``: a server the
     #: load test did not start, whose process it cannot see).
     server_cpu: float | None = None
@@ -256,7 +270,10 @@ class LoadTest:
                 await asyncio.sleep(_retry_after(exc))
                 continue
             except (OSError, ValueError) as exc:
-                self.figures.error(f"create: {type(exc).__name__}")
+                if refused(exc):
+                    self.figures.unreachable += 1  # the server restarts: wait for it
+                else:
+                    self.figures.error(f"create: {type(exc).__name__}")
                 await asyncio.sleep(1)
                 continue
             table = Table(created)
@@ -268,16 +285,35 @@ class LoadTest:
                 self.figures.finished += 1
 
     async def _seat(self, table: Table, seat: int, rng: random.Random) -> None:
-        """Play one seat of ``table`` until the game is over or the time is up."""
+        """Play one seat of ``table`` until the game is over or the time is up. A connection
+        lost on the way (the server restarts) is made again, after a pause that doubles from a
+        quarter of a second to 4 s, for as long as the test runs (and 30 s past its end); the
+        game goes on from its stored state."""
         loop = asyncio.get_running_loop()
-        player = Player(self, table, seat, rng)
-        try:
-            host, port = player.address()
-            await loop.create_connection(lambda: player, host, port)
-        except (OSError, ValueError) as exc:
-            self.figures.error(f"connection: {type(exc).__name__}")
-            return
-        await player.done
+        pause = RECONNECT_PAUSE
+        failure = ""
+        while True:
+            player = Player(self, table, seat, rng)
+            try:
+                host, port = player.address()
+                await loop.create_connection(functools.partial(same, player), host, port)
+            except (OSError, ValueError) as exc:
+                failure = f"connection: {type(exc).__name__}"
+                if not refused(exc):
+                    self.figures.error(failure)
+                    return
+            else:
+                await player.done
+                if not player.lost:
+                    return
+                self.figures.reconnects += 1
+                failure = "connection: lost"
+                pause = RECONNECT_PAUSE
+            if table.over.is_set() or time.monotonic() > self.deadline + RECONNECT_GRACE:
+                self.figures.error(failure)
+                return
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, MAX_RECONNECT_PAUSE)
 
     def follow(self, table: Table, message: dict[str, Any]) -> Game | None:
         """The game after ``message``: the table's mirror moved on by one step, or a new game;
@@ -549,7 +585,14 @@ def _serve_main(argv: list[str]) -> None:
     if len(argv) > 1:  # the CPUs of its own (see split_cpus), before any thread starts
         os.sched_setaffinity(0, [int(cpu) for cpu in argv[1].split(",")])
     logging.basicConfig(level=logging.WARNING)
-    settings = Settings(database=argv[0], bot_delay=0.0, http_rate_per_second=0.0)
+    settings = Settings(
+        database=argv[0],
+        bot_delay=0.0,
+        http_rate_per_second=0.0,
+        lookup_rate_per_second=0.0,
+        # Every client of the load test comes from one address.
+        max_connections_per_address=1_000_000,
+    )
     serve(settings, "127.0.0.1", 0)
 
 

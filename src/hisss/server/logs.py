@@ -22,6 +22,7 @@ import logging
 import re
 import secrets
 import sys
+import time
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
@@ -68,6 +69,74 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)
+
+
+class FloodFilter(logging.Filter):
+    """Let through at most ``burst`` lines of a kind at once, then ``rate`` a second: a client
+    refused again and again must not fill the log (one client once wrote 8,000 lines in 20 s).
+    A line let through after some were left out says how many. Kinds are the access log's
+    refusals (statuses 400 and up) and the server's warnings, by their message's template;
+    other lines pass."""
+
+    def __init__(self, burst: int = 20, rate: float = 1.0) -> None:
+        super().__init__()
+        self.burst = burst
+        self.rate = rate
+        self._kinds: dict[str, list[float]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "uvicorn.access":
+            args = record.args
+            status = args[4] if isinstance(args, tuple) and len(args) > 4 else 0
+            if not isinstance(status, int) or status < 400:
+                return True
+            kind = f"access {status}"
+        elif record.levelno >= logging.WARNING:
+            kind = f"{record.name} {record.msg}"
+        else:
+            return True
+        now = time.monotonic()
+        tokens, stamp, left_out = self._kinds.get(kind, (float(self.burst), now, 0.0))
+        tokens = min(float(self.burst), tokens + (now - stamp) * self.rate)
+        if tokens < 1:
+            self._kinds[kind] = [tokens, now, left_out + 1]
+            return False
+        if left_out:
+            record.msg = f"{record.msg} ({int(left_out)} more such lines left out)"
+        self._kinds[kind] = [tokens - 1, now, 0.0]
+        if len(self._kinds) > 1000:
+            self._kinds.clear()
+        return True
+
+
+#: A ``token`` in a query string, as a client may still send it (it is refused).
+_QUERY_TOKEN = re.compile(r"(?i)((?:^|[?&;])(?:token|access_token)=)[^&;#\s]*")
+
+
+class SecretFilter(logging.Filter):
+    """Hide the value of a ``token`` parameter in the access log's addresses: a token is
+    refused in an address, but the line that logs the refusal must not keep it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) > 2 and isinstance(args[2], str):
+            hidden = _QUERY_TOKEN.sub(r"\1[hidden]", args[2])
+            if hidden != args[2]:
+                record.args = (*args[:2], hidden, *args[3:])
+        return True
+
+
+def limit_floods() -> None:
+    """Put a :class:`FloodFilter` on uvicorn's loggers, and a :class:`SecretFilter` on its
+    access log (after uvicorn has set them up)."""
+    flood = FloodFilter()
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        for old in [f for f in logger.filters if isinstance(f, (FloodFilter, SecretFilter))]:
+            logger.removeFilter(old)
+        if name == "uvicorn.access":
+            logger.addFilter(SecretFilter())
+        logger.addFilter(flood)
 
 
 def configure(log_format: str, level: int = logging.INFO) -> None:

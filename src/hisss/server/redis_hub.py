@@ -12,11 +12,13 @@ Redis carries no game state, only news.
   listener given to :meth:`attach` (the game service), which reads the new log entries from the
   database, applies them one by one to its copy and delivers every state in order. Right after
   subscribing to a channel it does the same once, so news published before the subscription
-  took effect is not missed.
+  took effect is not missed. Each game catches up in a task of its own, so a slow read of one
+  game's log never holds up the news of the others; news that comes while a game is catching up
+  makes it catch up once more when it is done (one read serves any number of steps).
 * **Presence.** The sorted set ``hisss:here:<id>`` holds ``<seat>:<process>`` for every seat a
   session of that process holds, scored with the time its claim expires; each process renews its
   claims every :data:`HEARTBEAT` seconds, so the seats of a process that died count as away
-  :data:`EXPIRY` seconds later (away from when the others noticed). The hash
+  three heartbeats later (away from when the others noticed). The hash
   ``hisss:away:<id>`` holds when each seat was last left, and ``hisss:first:<id>`` when anyone
   first followed the game. Each process mirrors these for
   the games it follows (read on subscribing, on each ``"presence"`` news and every heartbeat),
@@ -45,8 +47,6 @@ log = logging.getLogger("hisss.server.redis")
 
 #: Seconds between a process's renewals of its presence claims (and re-reads of others').
 HEARTBEAT = 2.0
-#: Seconds after which a claim that was not renewed no longer counts.
-EXPIRY = 3 * HEARTBEAT
 #: Seconds the presence keys of a game nobody follows any more are kept.
 KEEP = 86_400
 #: Seconds a Redis command may take before it counts as failed.
@@ -88,6 +88,9 @@ class RedisHub(LocalHub):
         self._remote_here: dict[str, set[int]] = {}
         self._remote_away: dict[str, dict[int, float]] = {}
         self._remote_first: dict[str, float] = {}
+        #: What each game must still catch up on ("state", "presence"), and its catch-up task.
+        self._pending: dict[str, set[str]] = {}
+        self._catching: dict[str, asyncio.Task[None]] = {}
 
     def _failed(self, message: str, *args: object) -> None:
         """Count a failed Redis call and log it as a warning."""
@@ -126,12 +129,14 @@ class RedisHub(LocalHub):
         """Stop the reader, the heartbeat and the worker (a cancellation that a Redis client
         timeout swallows is repeated: the loops also stop on ``_running``)."""
         self._running = False
-        pending = set(self._tasks)
+        pending = set(self._tasks) | set(self._catching.values())
         while pending:
             for task in pending:
                 task.cancel()
             _done, pending = await asyncio.wait(pending, timeout=0.5)
         self._tasks = []
+        self._catching.clear()
+        self._pending.clear()
 
     async def stop(self) -> None:
         """Withdraw this process's presence claims and disconnect."""
@@ -212,6 +217,7 @@ class RedisHub(LocalHub):
         sizes.update(
             channels=len(self._channels),
             remote=len(self._remote_here) + len(self._remote_away) + len(self._remote_first),
+            catching=len(self._catching),
         )
         return sizes
 
@@ -249,7 +255,7 @@ class RedisHub(LocalHub):
         first = self._first_seen.get(game_id, self._clock())
         await self._redis.set(f"{PREFIX}first:{game_id}", repr(first), nx=True, ex=KEEP)
         await self._mirror(game_id)
-        await self._tell(game_id, "state")  # whatever happened before the subscription
+        self._hear(game_id, "state")  # whatever happened before the subscription
 
     async def _unfollow(self, game_id: str) -> None:
         if game_id in self._subscribers or channel(game_id) not in self._channels:
@@ -304,6 +310,33 @@ class RedisHub(LocalHub):
             self._remote_first[game_id] = float(first_text)
         return before != (here, away, self._remote_first.get(game_id))
 
+    def _hear(self, game_id: str, what: str) -> None:
+        """Have ``game_id`` catch up on ``what`` in its own task (see the module docstring)."""
+        self._pending.setdefault(game_id, set()).add(what)
+        if game_id not in self._catching:
+            self._catching[game_id] = asyncio.get_running_loop().create_task(
+                self._catch_up(game_id), name=f"hisss-redis-catch-up-{game_id}"
+            )
+
+    async def _catch_up(self, game_id: str) -> None:
+        try:
+            while waiting := self._pending.pop(game_id, None):
+                if "presence" in waiting:
+                    await self._mirror_safely(game_id)
+                for what in ("state", "presence"):
+                    if what in waiting:
+                        await self._tell(game_id, what)
+        finally:
+            self._catching.pop(game_id, None)
+
+    async def _mirror_safely(self, game_id: str) -> None:
+        try:
+            await self._mirror(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the heartbeat reads it again
+            self._failed("redis: cannot read presence of game %s: %s", game_id, _why(exc))
+
     async def _tell(self, game_id: str, what: str) -> None:
         if self._listener is not None and game_id in self._subscribers:
             try:
@@ -337,11 +370,7 @@ class RedisHub(LocalHub):
                 continue
             if not isinstance(news, dict) or news.get("origin") == self.process:
                 continue
-            if news.get("what") == "presence":
-                await self._mirror(game_id)
-                await self._tell(game_id, "presence")
-            else:
-                await self._tell(game_id, "state")
+            self._hear(game_id, "presence" if news.get("what") == "presence" else "state")
 
     async def _resubscribe(self) -> None:
         try:
@@ -355,7 +384,7 @@ class RedisHub(LocalHub):
             self._failed("redis: resubscribing failed: %s", _why(exc))
             return
         for game_id in list(self._subscribers):
-            await self._tell(game_id, "state")
+            self._hear(game_id, "state")
 
     async def _beat(self) -> None:
         """Renew this process's claims and re-read the others' presence."""

@@ -11,6 +11,7 @@ message still gets a clear error message from the application.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import errno
 import gc
 import logging
@@ -21,8 +22,10 @@ from collections.abc import Callable
 from typing import Any
 
 from hisss.core import HisssError
+from hisss.kernel.warming import start_warming
 from hisss.server.app import create_app
 from hisss.server.hub import Hub, LocalHub
+from hisss.server.logs import limit_floods
 from hisss.server.redis_hub import RedisHub, RedisHubError
 from hisss.server.settings import Settings
 from hisss.storage import StorageError, Store, display_url
@@ -66,6 +69,38 @@ def bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
         raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     return sock
+
+
+#: Names that stand for this machine's loopback address.
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+#: The longest request line and headers uvicorn reads (h11's default is 16 KiB).
+MAX_HEADER_BYTES = 16_384
+
+
+def bound_names(host: str) -> tuple[str, ...]:
+    """The host names a server bound to ``host`` answers to by default: the loopback names,
+    ``host`` itself, and for a wildcard address the machine's name and addresses.
+
+    >>> bound_names("127.0.0.1")
+    ('localhost', '127.0.0.1', '::1')
+    >>> bound_names("games.example.org")
+    ('localhost', '127.0.0.1', '::1', 'games.example.org')
+    """
+    names = list(LOOPBACK_NAMES)
+    extra = [host]
+    if host in ("", "0.0.0.0", "::"):
+        extra = [socket.gethostname(), socket.getfqdn()]
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None)
+        except OSError:
+            infos = []
+        extra += [str(info[4][0]) for info in infos]
+    for given in extra:
+        name = given.strip("[]").lower()
+        if name and name not in names:
+            names.append(name)
+    return tuple(names)
 
 
 def url_of(host: str, port: int) -> str:
@@ -122,7 +157,27 @@ async def _serve(
     import uvicorn  # noqa: PLC0415 - imported when the server runs, not when the CLI loads
     from uvicorn.config import LOGGING_CONFIG  # noqa: PLC0415
 
+    from hisss.server.connections import (  # noqa: PLC0415 - uvicorn's protocols, imported here
+        ConnectionLimits,
+        connection_cap,
+        protocols,
+        raise_file_limit,
+    )
+
+    open_files = raise_file_limit()
+    cap = settings.max_connections or connection_cap(open_files)
+    if settings.allowed_hosts is None:
+        settings = dataclasses.replace(settings, allowed_hosts=bound_names(host))
+    limits = ConnectionLimits(
+        total=cap,
+        per_address=settings.max_connections_per_address,
+        header_timeout=settings.header_timeout,
+        trusted=settings.forwarded_allow_ips,
+    )
+    http_protocol, ws_protocol = protocols(limits)
     sock = bind(host, port, reuse_port)
+    # The expert plays careful's placement until its compiled code is ready: no game waits.
+    start_warming()
     try:
         store = await Store.open(settings.database, settings.database_timeout)
     except StorageError as exc:
@@ -147,8 +202,18 @@ async def _serve(
     try:
         config = uvicorn.Config(
             create_app(settings, store=store, hub=hub),
-            ws="websockets-sansio",
+            http=http_protocol,
+            ws=ws_protocol,
             ws_max_size=WS_MAX_FRAME,
+            # A client that stops reading stops answering pings: it is closed within
+            # ping_interval + ping_timeout seconds, whatever the kernel's buffers hold.
+            ws_ping_interval=settings.ping_interval,
+            ws_ping_timeout=settings.ping_timeout,
+            timeout_keep_alive=settings.keep_alive_timeout,
+            h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+            # The application reads forwarded headers itself, from --forwarded-allow-ips only
+            # (uvicorn's default would believe any client on this machine).
+            proxy_headers=False,
             # No permessage-deflate: a state message is a few KiB, and compressing every one
             # for every connection (with a compressor kept per connection) cost more of the
             # server's time per step than building the state.
@@ -162,6 +227,7 @@ async def _serve(
             timeout_graceful_shutdown=5,
         )
         server = uvicorn.Server(config)
+        limit_floods()  # uvicorn has set its loggers up by now
         task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.02)
@@ -180,6 +246,11 @@ async def _serve(
             actual = sock.getsockname()[1]
             announce(f"Hisss is ready: open {url_of(host, actual)}")
             announce(f"database: {display_url(settings.database)}")
+            announce(
+                f"connections: at most {cap} ({settings.max_connections_per_address} per "
+                f"address; open-file limit {open_files}); hosts: "
+                + ", ".join(settings.allowed_hosts or ("any",))
+            )
             if isinstance(hub, RedisHub):
                 announce(f"redis: {hub.shown_url}")
         await task

@@ -45,6 +45,7 @@ from hisss.server.game import LiveGame, LogError
 from hisss.server.hub import Hub
 from hisss.server.lobby import is_listed, listing
 from hisss.server.metrics import Metrics
+from hisss.server.quotas import Quotas, think_at_pace
 from hisss.server.settings import Settings
 from hisss.server.setup import CreatedGame, GameSpec, clean_name, new_token, token_hash
 from hisss.storage import (
@@ -89,6 +90,7 @@ class GameService:
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._stopping = False
         hub.attach(self._news)
+        self.quotas = Quotas(settings)  # connections, spectators, hints
 
     # ------------------------------------------------------------------ life
 
@@ -401,10 +403,12 @@ class GameService:
             log.info("game %s: rematch %s", game_id, created.game.code)
         return live
 
-    async def hint(self, game_id: str, seat: int) -> Action:
-        """The expert bot's choice for ``seat``, which is to place its drawn card."""
+    async def hint(self, game_id: str, seat: int, address: str = "?") -> Action:
+        """The expert's choice for ``seat`` (to place its drawn card), within the hint budgets."""
+        self.quotas.check_hint(game_id, seat, address)
         position, rng = (await self._load(game_id)).hint_position(seat)
-        return await asyncio.to_thread(make_level("expert").move, position, rng)
+        async with self.quotas.thinking:
+            return await asyncio.to_thread(make_level("expert").move, position, rng)
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
@@ -531,12 +535,7 @@ class GameService:
                     level = live.seats[seat].level or "medium"
                     rng = live.bot_rng()
                     delay = self.settings.step_delay(live.pace)
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                choice = None
-                if thinking is not None:
-                    bot = make_level(level)
-                    choice = await asyncio.to_thread(bot.move, thinking, rng)
+                choice = await think_at_pace(level, thinking, rng, delay)
                 async with self._lock(game_id):
                     live = await self._load(game_id)
                     if live.version != version:

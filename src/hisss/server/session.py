@@ -44,6 +44,7 @@ log = logging.getLogger("hisss.server.session")
 CLOSE_TOO_LARGE = 1009
 CLOSE_SERVER_ERROR = 1011
 CLOSE_RESTART = 1012
+CLOSE_BUSY = 1013
 CLOSE_FORBIDDEN_ORIGIN = 4403
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_HELLO_TIMEOUT = 4408
@@ -56,6 +57,7 @@ CLOSE_CODES: dict[int, str] = {
     CLOSE_TOO_LARGE: "too many oversized messages (or a frame over 64 KiB)",
     CLOSE_SERVER_ERROR: "the server failed (an error message says so first): reconnect later",
     CLOSE_RESTART: "the server stops or restarts (sent by uvicorn): reconnect",
+    CLOSE_BUSY: "the server, the game's spectators or the address are full: try again later",
     CLOSE_FORBIDDEN_ORIGIN: "the page's origin is not allowed",
     CLOSE_UNKNOWN_GAME: "no game has this id or code",
     CLOSE_HELLO_TIMEOUT: "no hello in time",
@@ -114,13 +116,20 @@ class Session:
         self.game_id = ""
         #: The seats this connection holds (from 0): one, or all the people of a device game.
         self.seats: tuple[int, ...] = ()
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        #: Encoded messages waiting to be written (``None`` wakes the writer to end).
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        #: Characters waiting in the outbox.
+        self.outbox_chars = 0
         self.bucket = Bucket(settings.rate_burst, settings.rate_per_second)
+        self.sync_bucket = Bucket(settings.sync_burst, settings.sync_rate_per_second)
+        #: The client's address (after trusted proxies), for the limits per address.
+        self.address = websocket.client.host if websocket is not None and websocket.client else "?"
         self.strikes = 0
         self.hello_failures = 0
         self._last_rate_error = 0.0
         self._subscribed = False
         self._too_slow = False
+        self.phase_was_spectator = False
         #: The version of the last state queued for this client (``None``: none yet).
         self._version_sent: int | None = None
 
@@ -140,12 +149,28 @@ class Session:
             if self._version_sent is not None and 0 <= version - self._version_sent <= 1:
                 message = without_log(message)
             self._version_sent = version
-        if self.outbox.qsize() >= MAX_OUTBOX:
+        try:
+            text = encode(message)
+        except (TypeError, ValueError) as exc:  # a lone surrogate quoted from the client
+            log.info("game %s: a reply cannot be encoded: %s", self.game_id, exc)
+            text = encode(
+                {
+                    "type": "error",
+                    "code": ErrorCode.BAD_MESSAGE.value,
+                    "message": "the message holds text that is not valid Unicode "
+                    "(a lone surrogate)",
+                }
+            )
+        if (
+            self.outbox.qsize() >= MAX_OUTBOX
+            or self.outbox_chars + len(text) > self.settings.max_outbox_bytes
+        ):
             self.phase = Phase.CLOSED
             self._too_slow = True
             self.outbox.put_nowait(None)
             return
-        self.outbox.put_nowait(message)
+        self.outbox_chars += len(text)
+        self.outbox.put_nowait(text)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message for this client; like published ones, it counts towards the limit
@@ -189,11 +214,26 @@ class Session:
     async def run(self, key: str) -> None:
         """Serve the connection until it closes."""
         clients = self.service.metrics.clients
+        if not self.service.quotas.connection_opened(self.address):
+            try:
+                await self.ws.accept()
+                error = ProtocolError(
+                    ErrorCode.BUSY,
+                    f"your address has {self.settings.max_connections_per_address} connections "
+                    "open to this server already",
+                )
+                await self._refuse(error, CLOSE_BUSY, "too many connections")
+            finally:
+                self.service.quotas.connection_closed(self.address)
+            return
         clients.inc()
         try:
             await self._run(key)
         finally:
             clients.dec()
+            self.service.quotas.connection_closed(self.address)
+            if self.phase_was_spectator:
+                self.service.quotas.spectator_left(self.game_id)
 
     async def _refuse(self, error: ProtocolError, code: int, reason: str) -> None:
         """Send ``error`` and close the connection with ``code``."""
@@ -245,25 +285,40 @@ class Session:
                 await asyncio.wait_for(writer, 5)
             writer.cancel()
         if close is not None:
-            log.info("game %s: closing a connection: %s", self.game_id, close.reason)
+            self.service.quotas.connections_closed(close.reason)
             with contextlib.suppress(Exception):
                 await ws.close(close.code, close.reason)
 
     async def _write(self) -> None:
         while True:
-            message = await self.outbox.get()
-            if message is None:
+            text = await self.outbox.get()
+            if text is None:
                 if self._too_slow:
-                    log.info("game %s: closing a connection that reads too slowly", self.game_id)
+                    self.service.quotas.connections_closed("a client that reads too slowly")
                     with contextlib.suppress(Exception):
                         await self.ws.close(CLOSE_TOO_SLOW, "too slow")
                     return
                 if self.phase is Phase.CLOSED and self.outbox.empty():
                     return
                 continue
+            self.outbox_chars -= len(text)
             try:
-                await self.ws.send_text(encode(message))
-            except Exception:  # the client is gone; the reader will see it
+                # A client that does not read fills its buffers, and the write waits: past the
+                # deadline the connection is closed (the kernel's buffers may hold megabytes).
+                await asyncio.wait_for(self.ws.send_text(text), self.settings.send_timeout)
+            except TimeoutError:
+                self.phase = Phase.CLOSED
+                self.service.quotas.connections_closed("a client that reads too slowly")
+                with contextlib.suppress(Exception):
+                    await self.ws.close(CLOSE_TOO_SLOW, "too slow")
+                return
+            except (WebSocketDisconnect, OSError, RuntimeError):  # uvicorn's ClientDisconnected
+                return  # the client is gone; the reader sees it
+            except Exception:
+                self.phase = Phase.CLOSED
+                log.exception("game %s: sending to a client failed; closing it", self.game_id)
+                with contextlib.suppress(Exception):
+                    await self.ws.close(CLOSE_SERVER_ERROR, "server error")
                 return
 
     async def _read(self) -> None:
@@ -376,6 +431,12 @@ class Session:
                 ErrorCode.NOT_AUTHENTICATED, "send hello first (a seat token, or spectate)"
             )
         if kind == "sync":
+            if not self.sync_bucket.take():
+                raise ProtocolError(
+                    ErrorCode.RATE_LIMITED,
+                    f"sync at most {self.settings.sync_rate_per_second:g} times a second: the "
+                    "states that follow each step keep you up to date",
+                )
             fresh = await self._fresh_view()
             if fresh is None:
                 raise ProtocolError(
@@ -419,7 +480,7 @@ class Session:
         elif kind == "rematch":
             self.live = await self.service.rematch(self.game_id, self.seats)
         elif kind == "hint":
-            action = await self.service.hint(self.game_id, seat)
+            action = await self.service.hint(self.game_id, seat, self.address)
             self.send({"type": "hint", "seat": seat + 1, "action": str(action)})
 
     def _acting_seat(self, message: dict[str, Any]) -> int:
@@ -446,6 +507,15 @@ class Session:
         role = message.get("role")
         if token is None and role == "spectator":
             self.live = await self.service.find(self.game_id)
+            if not self.service.quotas.spectator_joined(self.game_id):
+                error = ProtocolError(
+                    ErrorCode.BUSY,
+                    f"this game has {self.settings.max_spectators} spectators already",
+                )
+                self.service.metrics.error(error.code, "websocket")
+                await self.ws.send_text(encode({"type": "error", **error.to_dict()}))
+                raise _Close(CLOSE_BUSY, "too many spectators")
+            self.phase_was_spectator = True
             self.phase = Phase.SPECTATOR
         elif token is not None:
             try:

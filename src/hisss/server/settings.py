@@ -11,6 +11,7 @@ others, half before the draw and half before the placement.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -67,6 +68,48 @@ class Settings:
     max_hello_failures: int = 5
     #: Seconds a new connection has to say hello.
     hello_timeout: float = 20.0
+    #: Seconds a client has to send a request's line and headers, from its connection (or from
+    #: the end of its last answer).
+    header_timeout: float = 10.0
+    #: Seconds a client has to send a request's whole body.
+    body_timeout: float = 30.0
+    #: Seconds an idle keep-alive connection is kept after an answer (uvicorn's own timer).
+    keep_alive_timeout: int = 5
+    #: Seconds between the server's websocket pings, and seconds a client has to answer one
+    #: before its connection is closed (a client that stops reading stops answering).
+    ping_interval: float = 10.0
+    ping_timeout: float = 10.0
+    #: Seconds a message to a client may wait to be written (a client that does not read
+    #: fills its buffers) before the connection is closed as too slow.
+    send_timeout: float = 15.0
+    #: Bytes of messages waiting for one client before it is closed as too slow.
+    max_outbox_bytes: int = 1_048_576
+    #: Open connections (HTTP and websocket) from one client address.
+    max_connections_per_address: int = 50
+    #: Spectators of one game.
+    max_spectators: int = 100
+    #: Open connections in all; ``None``: sized from the open-file limit at start.
+    max_connections: int | None = None
+    #: Proxy addresses or networks (``10.0.0.1``, ``10.0.0.0/8``) whose ``X-Forwarded-For`` and
+    #: ``X-Forwarded-Proto`` headers are believed (uvicorn's ``forwarded_allow_ips``); ``*``:
+    #: every address. The client is then the rightmost address not in this list.
+    forwarded_allow_ips: tuple[str, ...] = field(default_factory=tuple)
+    #: Host names the server answers to (``Host`` header; ``*.example.org`` for subdomains);
+    #: others get 400. ``None``: any (the in-process default; ``hisss serve`` names the
+    #: addresses it is bound to).
+    allowed_hosts: tuple[str, ...] | None = None
+    #: Hints one seat may ask for: a burst of this many ...
+    hint_burst: int = 10
+    #: ... refilled at this many per second (per seat, and per client address).
+    hint_rate_per_second: float = 1.0
+    #: ``sync`` messages (the whole state and log) one connection may send: a burst of ...
+    sync_burst: int = 5
+    #: ... refilled at this many per second.
+    sync_rate_per_second: float = 0.5
+    #: Game lookups (``GET`` of the API) one client address may make: a burst of ...
+    lookup_burst: int = 120
+    #: ... refilled at this many per second (0: no limit).
+    lookup_rate_per_second: float = 10.0
     #: Seconds any wait on the database may last (connecting, a statement, a free connection)
     #: before the request fails with an error instead of hanging.
     database_timeout: float = 10.0
@@ -93,6 +136,20 @@ class Settings:
             raise ConfigError(
                 f"log format {self.log_format!r}: expected one of {', '.join(LOG_FORMATS)}"
             )
+        for proxy in self.forwarded_allow_ips:
+            if proxy != "*":
+                try:
+                    ipaddress.ip_network(proxy, strict=False)
+                except ValueError:
+                    raise ConfigError(
+                        f"forwarded-allow-ips {proxy!r}: expected an IP address or network "
+                        "(10.0.0.1, 10.0.0.0/8) or *"
+                    ) from None
+        for host in self.allowed_hosts or ():
+            if "*" in host[1:] or (host.startswith("*") and host != "*" and host[:2] != "*."):
+                raise ConfigError(
+                    f"allowed host {host!r}: a wildcard is written *.example.org (or * for any)"
+                )
         if self.redis is not None and not self.redis.startswith(REDIS_SCHEMES):
             raise ConfigError(
                 f"Redis URL {self.redis.split('@')[-1]!r} must start with "

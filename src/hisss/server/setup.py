@@ -12,14 +12,15 @@ from typing import Any
 
 from hisss.bots import LEVEL_NAMES
 from hisss.core import BUILTIN_DECKS, ConfigError, Deck, Rules, get_deck
-from hisss.record import Seat, SeatKind
+from hisss.record import MAX_NAME as NAME_LIMIT
+from hisss.record import Seat, SeatKind, SeatNameError, check_name
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level
 from hisss.server.settings import PACES
 from hisss.storage import StoredGame
 
-#: The longest name a seat may have.
-MAX_NAME = 40
+#: The longest name a seat may have, in graphemes (the records' rule for names).
+MAX_NAME = NAME_LIMIT
 #: The longest game title.
 MAX_TITLE = 80
 
@@ -40,13 +41,10 @@ def clean_name(value: object, default: str, what: str = "name") -> str:
     if value is None:
         return default
     limit = MAX_TITLE if what == "title" else MAX_NAME
-    if not isinstance(value, str):
-        raise ProtocolError(ErrorCode.BAD_SEATS, f"a {what} must be text")
-    text = " ".join(value.split())
-    if any(not ch.isprintable() for ch in text):
-        raise ProtocolError(ErrorCode.BAD_SEATS, f"a {what} may not hold control characters")
-    if len(text) > limit:
-        raise ProtocolError(ErrorCode.BAD_SEATS, f"a {what} has at most {limit} characters")
+    try:
+        text = check_name(value, limit, what)  # type: ignore[arg-type]
+    except SeatNameError as exc:
+        raise ProtocolError(ErrorCode.BAD_SEATS, str(exc)) from None
     return text or default
 
 

@@ -48,7 +48,9 @@ _ROW_KEYS = ("players", "rules", "deck", "bots", "cards", "snakes", "longest", "
 
 def _label(value: object) -> str:
     if isinstance(value, dict):
-        return ",".join(f"{k}={v}" for k, v in value.items())
+        if value.get("preset"):
+            return str(value["preset"])
+        return ",".join(f"{k}={v}" for k, v in value.items() if k != "preset")
     return str(value)
 
 
@@ -516,6 +518,9 @@ def analyze(paths: Sequence[str | Path], output: str | Path) -> Summary:
     report, a bad line (naming the file and line), no games at all, or missing matplotlib.
     """
     _matplotlib()  # fail before reading anything
+    folder = Path(output).expanduser().resolve().parent
+    if not folder.is_dir():
+        raise ConfigError(f"{output}: the folder {folder} does not exist")
     summary = summarize_files(paths)
     page = render_report(summary)
     Path(output).write_text(page, encoding="utf-8")

@@ -18,7 +18,7 @@ an interrupted run given the same arguments resumes after its last complete game
 >>> from hisss.core import RAINBOW, get_rules
 >>> out = simulate(20, 2, 0, get_rules("classic"), RAINBOW, ["random"])
 >>> out["games"], out["turns"]
-(20, {'mean': 49.0, 'se': 0.0})
+(20, {'mean': 49.0, 'se': 0.0, 'ci95': [49.0, 49.0]})
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from hisss.record import save_record
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.results import ResultsWriter, dumps, open_results
-from hisss.sim.stats import Progress, RunStats, game_row, rules_label, stat_names
+from hisss.sim.stats import Progress, RunStats, game_row, rules_label, rules_report, stat_names
 
 
 class Engine(StrEnum):
@@ -181,7 +181,14 @@ def fast_stats(rows: Any, players: int, rules: Rules) -> RunStats:
     put("claimed_cards", cards.sum(axis=1))
     put("claimed_snakes", snakes.sum(axis=1))
     put("turns_with_choice", rows[:, kernel.COL_WITH_CHOICE])
-    put("seat1_win_rate", winners & 1)
+    # A shared win counts 1/k for each of its k winners: group the games by k.
+    shares = sum(((winners >> s) & 1 for s in range(players)), np.zeros_like(winners))
+
+    def put_share(name: str, won: Any) -> None:
+        for k in np.unique(shares).tolist():
+            put(name, won[shares == k], max(int(k), 1))
+
+    put_share("seat1_win_rate", winners & 1)
     put("shared_win_share", (winners & (winners - 1)) != 0)
     put("longest_snake", longest.max(axis=1))
     put("table_snakes_end", rows[:, kernel.COL_TABLE_SNAKES])
@@ -200,7 +207,7 @@ def fast_stats(rows: Any, players: int, rules: Rules) -> RunStats:
     for seat in range(players):
         put(f"seat{seat + 1}_cards", cards[:, seat])
     for seat in range(1, players):
-        put(f"seat{seat + 1}_win_rate", (winners >> seat) & 1)
+        put_share(f"seat{seat + 1}_win_rate", (winners >> seat) & 1)
     return out
 
 
@@ -387,7 +394,7 @@ def simulate(
         "games": games,
         "players": players,
         "seed": seed,
-        "rules": rules_label(rules),
+        "rules": rules_report(rules),
         "deck": deck.name,
         "deck_cards": deck.size,
         "bots": [b.name for b in made],

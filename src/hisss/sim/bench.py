@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hisss.core import RAINBOW, Card, ConfigError, Deck, Rules, State, deal, get_rules, new_game
+from hisss.sim.stats import rules_report
 
 #: The default length of the throughput measurement, in seconds.
 DEFAULT_SECONDS = 3.0
@@ -266,7 +267,7 @@ def bench(
         "positions": len(positions),
         "seconds": round(elapsed, 3),
         "players": players,
-        "rules": rules.preset or "custom",
+        "rules": rules_report(rules),
         "deck": deck.name,
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),

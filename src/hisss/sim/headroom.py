@@ -41,8 +41,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from hisss.bots.base import Budget, Clock
 from hisss.bots.careful import careful_candidates
 from hisss.bots.endgame import EndgameSolver, Policy, win_share
+from hisss.bots.expectimax import BudgetSpentError
 from hisss.bots.features import claim_of
 from hisss.bots.greedy import greedy_candidates
 from hisss.core import RAINBOW, Action, ConfigError, Deck, Rules, State, deal, get_rules, new_game
@@ -60,6 +62,12 @@ POLICIES: dict[str, Policy] = {
 CLAIRVOYANT_NODES = 200_000
 #: The most positions the exact solver may store (its table is never cleared during a solve).
 EXACT_POSITIONS = 50_000_000
+#: The largest deck the exact value takes: ``docs/decks/tiny.toml`` (12 cards) takes well under a
+#: minute with 2 or 3 players, and each card more multiplies the work many times over.
+EXACT_MAX_CARDS = 12
+#: The exact search's node budget over all seats (draws and placements searched; some 40,000 a
+#: second): a search that spends it stops with an error after a minute or two instead of hours.
+EXACT_NODES = 3_000_000
 
 
 class _OutOfNodesError(Exception):
@@ -233,16 +241,17 @@ def clairvoyant(
     nodes: int = CLAIRVOYANT_NODES,
     workers: int = 1,
     backend: Backend | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The clairvoyant's win share against ``opponent`` in every other seat (module docstring).
 
     Deal ``d`` (from 1) is dealt as game ``d`` of a tournament or simulation with ``seed``
     (:func:`~hisss.sim.play.game_seed`) and searched once per seat. Returns ``{"opponent",
-    "players", "deals", "games", "seed", "nodes", "lower", "upper", "interval", "cut"}``: the win
+    "players", "deals", "games", "seed", "nodes", "lower", "upper", "ci95", "cut"}``: the win
     share with every deal's best line found (``lower``) and with every cut search counted as a win
     (``upper``), the 95% interval over deals of ``upper`` (clustered by deal, as tournaments
     give theirs), and the number of searches cut by the node budget. The result does not depend
-    on ``workers`` or ``backend``.
+    on ``workers`` or ``backend``. ``progress`` is called with (deals done, deals) as deals end.
     """
     policy_name = opponent.strip().lower()
     _policy(policy_name)
@@ -250,6 +259,7 @@ def clairvoyant(
         raise ConfigError(f"deals must be a whole number of at least 1, not {deals}")
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
+    check_headroom_rules(rules)
     backend = backend if backend is not None else Backend(workers=workers)
     size = max(1, min(50, math.ceil(deals / (backend.workers * 8))))
     tasks = [
@@ -259,6 +269,8 @@ def clairvoyant(
     rows: list[tuple[float, float, int]] = []
     for chunk in run_ordered(_clairvoyant_deals, tasks, backend):
         rows.extend(chunk)
+        if progress is not None:
+            progress(len(rows), deals)
     games = deals * players
     return {
         "opponent": policy_name,
@@ -269,30 +281,69 @@ def clairvoyant(
         "nodes": nodes,
         "lower": sum(r[0] for r in rows) / games,
         "upper": sum(r[1] for r in rows) / games,
-        "interval": clustered_interval([(r[1], players) for r in rows]),
+        "ci95": clustered_interval([(r[1], players) for r in rows]),
         "cut": sum(r[2] for r in rows),
     }
 
 
+def check_headroom_rules(rules: Rules) -> None:
+    """Refuse the hand variant: both searches play the classic game, where every drawn card is
+    placed at once."""
+    if rules.has_hands:
+        raise ConfigError(
+            "headroom searches the classic game, where each drawn card is placed at once: leave "
+            "out hand_size (hisss tournament and simulate play the hand variant)"
+        )
+
+
 def exact_value(
-    opponent: str, players: int, deck: Deck, *, rules: Rules | None = None
+    opponent: str,
+    players: int,
+    deck: Deck,
+    *,
+    rules: Rules | None = None,
+    nodes: int = EXACT_NODES,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """The best win share any player can get against ``opponent`` in every other seat, with the
     order of the deck unknown: expectimax to the end (module docstring), for each seat and
-    averaged over the seats. Feasible on small decks only (a 16-card deck takes seconds).
+    averaged over the seats. Feasible on small decks only: a deck of more than
+    :data:`EXACT_MAX_CARDS` cards is refused at once, and a search that spends ``nodes`` (over
+    all seats) stops with a :class:`~hisss.core.ConfigError`. ``progress`` is called with
+    (seats done, seats) after each seat.
 
     Returns ``{"opponent", "players", "deck", "seats", "value", "positions"}``: each seat's value,
     their mean, and the number of positions stored.
+
+    >>> exact_value("greedy", 2, RAINBOW)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hisss.core.errors.ConfigError: the exact value takes decks of at most 12 cards ... with 50
     """
     policy = _policy(opponent.strip().lower())
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
+    check_headroom_rules(rules)
+    if deck.size > EXACT_MAX_CARDS:
+        raise ConfigError(
+            f"the exact value takes decks of at most {EXACT_MAX_CARDS} cards (such as "
+            f"docs/decks/tiny.toml), not {deck.name!r} with {deck.size}"
+        )
     seats = []
     positions = 0
+    clock = Clock(Budget(nodes=nodes))
     for seat in range(players):
         solver = EndgameSolver(max_entries=EXACT_POSITIONS, policy=policy)
-        seats.append(solver.value(new_game(players, rules, deck), seat))
+        try:
+            seats.append(solver.value(new_game(players, rules, deck), seat, clock))
+        except BudgetSpentError:
+            raise ConfigError(
+                f"the exact search spent its budget of {nodes:,} nodes at seat {seat + 1} of "
+                f"{players}: the deck {deck.name!r} is too large for it with {players} players"
+            ) from None
         positions += solver.table_size()
+        if progress is not None:
+            progress(seat + 1, players)
     return {
         "opponent": opponent.strip().lower(),
         "players": players,
@@ -305,8 +356,11 @@ def exact_value(
 
 __all__ = [
     "CLAIRVOYANT_NODES",
+    "EXACT_MAX_CARDS",
+    "EXACT_NODES",
     "EXACT_POSITIONS",
     "POLICIES",
+    "check_headroom_rules",
     "clairvoyant",
     "exact_value",
     "tie_seed",

@@ -6,8 +6,10 @@ and the outcome, with the engine's on the same deal and choices (:func:`hisss.si
 replay_counts`). It is built from the very steps :func:`hisss.kernel.steps.play_games` runs, so the
 games the bots play are checked, while that kernel keeps no branch for replaying.
 
-Not cached on disk, unlike :mod:`hisss.kernel.steps`: numba would check only this file and could
-load code compiled from older steps; compiled afresh in each process instead.
+Cached on disk as :mod:`hisss.kernel.rollout` is: numba checks only this file, so
+:data:`STEPS_DIGEST` names the version of ``steps.py`` this file's cached code was compiled
+against, and a test fails when ``steps.py`` changes without it (the edit that updates it makes
+numba compile this file afresh).
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from typing import Any
 
 from numba import njit
 
-from hisss.kernel.steps import begin, best_gain, finish, moves, scratch, step
+from hisss.kernel.steps import _CACHE, begin, best_gain, finish, moves, scratch, step
+
+#: The SHA-256 of ``steps.py`` that this file's cached code was compiled against.
+STEPS_DIGEST = "67e59e84afc8b556ff5bf1584c26fc454aae0c5c6d79bc78d9952e4ba19a7948"
 
 
-@njit
+@njit(cache=_CACHE)
 def replay_game(order: Any, choices: Any, game: Any, cards: Any, counts: Any, out: Any) -> int:
     """Replay the cards ``order`` (starter first) choosing action ``choices[t]`` on turn ``t``;
     return the number of claims, or ``-1 - t`` when the choice of turn ``t`` is missing or out of

@@ -96,23 +96,28 @@ def move_times(
     opponents: Sequence[Bot] | None = None,
     rules: Rules | None = None,
     deck: Deck = RAINBOW,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Time ``bot``'s decisions over ``games`` seeded games of ``players`` players.
+    """Time ``bot``'s decisions over ``games`` seeded games of ``players`` players
+    (``progress`` is called with (games done, games) after each game).
 
     With ``opponents`` (one bot per other seat) the bot sits in seat ``g % players`` of game
     ``g`` and the opponents fill the other seats in order; without, the bot plays every seat.
     Game ``g`` (from 1) is dealt from :func:`~hisss.sim.play.game_seed` of ``seed`` and ``g``.
 
-    Returns ``{"bot", "games", "players", "decisions", "seconds", "all", "choice"}``: ``all`` and
-    ``choice`` (the decisions with two or more legal placements) each hold ``count``, ``median``,
-    ``p90``, ``p99``, ``max`` and ``mean`` in seconds; ``seconds`` is the bot's total thinking
-    time.
+    Returns ``{"bot", "games", "players", "decisions", "seconds", "warm_up_seconds", "all",
+    "choice"}``: ``all`` and ``choice`` (the decisions with two or more legal placements) each
+    hold ``count``, ``median``, ``p90``, ``p99``, ``max`` and ``mean`` in seconds; ``seconds`` is
+    the bot's total thinking time. What the bot makes ready once (the expert's compiled rollouts:
+    :meth:`~hisss.bots.Bot.warm_up`) is done before the first game and timed apart, as
+    ``warm_up_seconds``: it is a cost of starting, not of a decision.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     if opponents is not None and len(opponents) != players - 1:
         raise ValueError(f"{players} players need {players - 1} opponents, not {len(opponents)}")
     rules = rules if rules is not None else get_rules("classic")
+    warm_up_seconds = bot.warm_up()
     times: list[float] = []
     choice_times: list[float] = []
     timed = _Timed(bot, times, choice_times)
@@ -125,12 +130,15 @@ def move_times(
             seats = list(opponents)
             seats.insert(g % players, timed)
         play_game(rules, deck, seats, rng, cards=order)
+        if progress is not None:
+            progress(g, games)
     return {
         "bot": bot.name,
         "games": games,
         "players": players,
         "decisions": len(times),
         "seconds": sum(times),
+        "warm_up_seconds": warm_up_seconds,
         "all": summarise(times),
         "choice": summarise(choice_times),
     }

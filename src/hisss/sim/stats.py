@@ -24,6 +24,7 @@ from typing import Any
 
 from hisss.core import DecidedBy, Rules
 from hisss.sim.play import GameOutcome
+from hisss.sim.ratings import Z95, wilson_interval
 
 #: A progress callback: called after each game with the number of games done and the total.
 Progress = Callable[[int, int], None]
@@ -34,7 +35,7 @@ CORE_STATS: dict[str, str] = {
     "claimed_snakes": "snakes in all pits at the end",
     "legal_actions_per_turn": "legal actions per turn",
     "turns_with_choice": "turns with 2+ legal actions",
-    "seat1_win_rate": "seat 1 among the winners",
+    "seat1_win_rate": "seat 1's share of the wins (a shared win split)",
     "shared_win_share": "more than one winner",
     "longest_snake": "longest snake in a pit (0: none)",
     "table_snakes_end": "snakes left on the table",
@@ -196,7 +197,9 @@ def game_row(
 def row_figures(row: dict[str, Any], settled: Sequence[str]) -> dict[str, int | None]:
     """The per-game values of every statistic but ``legal_actions_per_turn`` (a ratio, see
     :meth:`RunStats.add_row`) from a game's row; ``settled`` names the ``decided_by`` values that
-    involve no tie-break (:func:`settled_first`)."""
+    involve no tie-break (:func:`settled_first`). A seat's win rate is given as 1 or 0 here, to
+    be divided by the number of winners (:func:`is_win_share`): a win shared by k players counts
+    1/k for each, as in tournaments, so the seats' win rates add up to 1."""
     cards: list[int] = row["cards"]
     winners: list[int] = row["winners"]
     figures: dict[str, int | None] = {
@@ -224,12 +227,21 @@ def row_figures(row: dict[str, Any], settled: Sequence[str]) -> dict[str, int | 
     return figures
 
 
+def is_win_share(name: str) -> bool:
+    """True for the statistics whose per-game value is divided by the number of winners."""
+    return name.endswith("_win_rate")
+
+
 def outcome_figures(outcome: GameOutcome, rules: Rules) -> dict[str, float | None]:
     """The per-game values of every statistic, by name (``None`` where a game has no value)."""
     row = game_row(outcome)
+    winners = len(row["winners"])
     figures: dict[str, float | None] = {
         "legal_actions_per_turn": outcome.legal_actions_per_turn,
-        **row_figures(row, settled_first(rules)),
+        **{
+            name: value / winners if value is not None and is_win_share(name) else value
+            for name, value in row_figures(row, settled_first(rules)).items()
+        },
     }
     return {name: figures[name] for name in stat_names(len(outcome.result.cards))}
 
@@ -258,18 +270,52 @@ class RunStats:
         stats = self.stats
         if row["turns"]:
             stats["legal_actions_per_turn"].add_ratio(row["choices"], row["turns"])
+        winners = len(row["winners"])
         for name, value in row_figures(row, self.settled).items():
             if value is not None:
-                stats[name].add_ratio(value, 1)
+                stats[name].add_ratio(value, winners if is_win_share(name) else 1)
 
     def merge(self, other: RunStats) -> None:
         """Fold in the statistics of other games of the same run."""
         for name, stat in self.stats.items():
             stat.merge(other.stats[name])
 
-    def report(self) -> dict[str, dict[str, float | None]]:
-        """Each statistic as ``{"mean": x, "se": y}``, in output order."""
-        return {name: stat.to_dict() for name, stat in self.stats.items()}
+    def report(self) -> dict[str, dict[str, Any]]:
+        """Each statistic as ``{"mean": x, "se": y, "ci95": [lo, hi]}``, in output order
+        (:func:`interval_of`)."""
+        return {
+            name: {**stat.to_dict(), "ci95": interval_of(name, stat)}
+            for name, stat in self.stats.items()
+        }
+
+
+#: The statistics that are shares of games (between 0 and 1), whose interval is Wilson's.
+SHARES = ("shared_win_share", "tie_break_share")
+
+
+def interval_of(name: str, stat: RunningStat) -> list[float] | None:
+    """The 95% interval of a statistic's mean, as tournaments give theirs (``ci95``): for a share
+    of games (a win rate, :data:`SHARES`) Wilson's interval with the sample size its standard
+    error implies (a shared win counts a fraction), else the mean plus or minus 1.96 standard
+    errors; ``None`` with fewer than two games.
+
+    >>> s = RunningStat()
+    >>> for x in (0, 1) * 50:
+    ...     s.add(x)
+    >>> interval_of("seat1_win_rate", s), interval_of("turns", s)
+    ([0.403365, 0.596635], [0.401508, 0.598492])
+    """
+    se = stat.se
+    if se is None:
+        return None
+    mean = stat.mean
+    if is_win_share(name) or name in SHARES:
+        p = min(1.0, max(0.0, mean))
+        n = p * (1 - p) / (se * se) if se > 0 and 0 < p < 1 else stat.n
+        lo, hi = wilson_interval(p, n)
+    else:
+        lo, hi = mean - Z95 * se, mean + Z95 * se
+    return [round(lo, 6), round(hi, 6)]
 
 
 def settled_first(rules: Rules) -> tuple[str, ...]:
@@ -295,10 +341,21 @@ def describe_stat(name: str) -> str:
         return EXTRA_STATS[name]
     seat = name.removeprefix("seat").split("_", 1)[0]
     if name.endswith("_win_rate"):
-        return f"seat {seat} among the winners"
+        return f"seat {seat}'s share of the wins (a shared win split)"
     return f"cards in seat {seat}'s pit at the end"
 
 
 def rules_label(rules: Rules) -> str | dict[str, Any]:
-    """The preset name of ``rules``, or its options when it is no preset."""
+    """The preset name of ``rules``, or its options when it is no preset (the results files'
+    header and rows)."""
     return rules.preset or rules.to_mapping()
+
+
+def rules_report(rules: Rules) -> dict[str, Any]:
+    """``rules`` as every report gives them (``--json`` of simulate, tournament and bench): one
+    object, the preset's name (``None`` when the options match no preset) and every option.
+
+    >>> rules_report(Rules())["preset"], rules_report(Rules(forced_placement=False))["preset"]
+    ('classic', None)
+    """
+    return {"preset": rules.preset, **rules.to_mapping()}

@@ -58,7 +58,7 @@ from hisss.core import (
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.ratings import RATING_MODEL, TournamentGame, summarize
-from hisss.sim.stats import Progress, rules_label
+from hisss.sim.stats import Progress, rules_report
 
 #: The most deals one worker task plays; smaller chunks keep the progress bar moving.
 MAX_CHUNK_DEALS = 100
@@ -300,7 +300,7 @@ def tournament(
         "players": players,
         "seed": seed,
         "mirror": mirror,
-        "rules": rules_label(rules),
+        "rules": rules_report(rules),
         "deck": deck.name,
         "deck_cards": deck.size,
         "rating_model": RATING_MODEL,

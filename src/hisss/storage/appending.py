@@ -1,10 +1,12 @@
 """Appending a step to a game's log: the hottest write of the server, kept lean.
 
 Two Core statements, compiled once per dialect (:class:`DriverStatement`): the game moves to the
-entry's version (only from the version before it), and the entry is added. On SQLite they run on
-the driver's own cursor (:func:`append`); on PostgreSQL they are one statement, the entry added
-only if the game moved, sent to asyncpg itself (:func:`append_statement`). A seat change that
-goes with an entry is a compare-and-set on the seat's row. :class:`hisss.storage.Store` runs them.
+entry's version (only from the version before it), and the entry is added; on PostgreSQL they
+are one statement, the entry added only if the game moved. A seat change that goes with an entry
+is a compare-and-set on the seat's row. :func:`plan_append` makes them a :class:`Write`, which the
+runners send to the driver itself (SQLite's cursor, asyncpg's connection) in a group commit (see
+:mod:`hisss.storage.committing`): through SQLAlchemy's execution, even of statements compiled
+once, they cost several times more than the statements themselves.
 """
 
 from __future__ import annotations
@@ -146,56 +148,74 @@ def _advance_and_add(status: bool, result: bool) -> UpdateBase:
     return insert(_ACTIONS).from_select(["game_id", *columns], select(moved.c.id, *values))
 
 
-async def append_statement(
-    driver: Any,
-    dialect: Dialect,
-    game_id: str,
-    entry: LogEntry,
-    status: GameStatus | None,
-    result: dict[str, Any] | None,
-) -> LogEntry:
-    # PostgreSQL: one statement, one round trip, sent to asyncpg itself; on its own it is one
-    # transaction, committed before the answer comes back.
-    now, advance, action = _append_values(game_id, entry, status, result)
-    statement = _driver_statement(dialect, _advance_and_add(status is not None, result is not None))
-    done = await driver.execute(statement.sql, *statement.values({**advance, **action}))
-    if done != "INSERT 0 1":
-        raise SequenceConflictError(f"game {game_id}: step {entry.seq} is taken or out of order")
-    return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
+class Write:
+    """One append, planned: its statements in the driver's own SQL with their values, each of
+    which must change exactly one row (else the step is taken or out of order: ``conflict``
+    says how), and the entry as it is stored. The runners run it in a group commit (see
+    :mod:`hisss.storage.committing`)."""
+
+    __slots__ = ("entry", "game_id", "statements")
+
+    def __init__(
+        self, game_id: str, statements: tuple[tuple[str, list[Any], str], ...], entry: LogEntry
+    ) -> None:
+        self.game_id = game_id
+        self.statements = statements
+        self.entry = entry
+
+    def another_writer(self) -> SequenceConflictError:
+        """The error when the database refuses the step as a duplicate (a unique key)."""
+        return SequenceConflictError(
+            f"game {self.game_id}: step {self.entry.seq} was stored by another writer"
+        )
 
 
-def append(
-    cursor: Any,
+def plan_append(
     dialect: Dialect,
     game_id: str,
     entry: LogEntry,
     status: GameStatus | None,
     result: dict[str, Any] | None,
     seat_change: SeatChange | None,
-) -> LogEntry:
-    # The hottest write of the server: two statements compiled once, run on the driver's own
-    # cursor (see Runner.run_core). Through SQLAlchemy's execution (even of Core statements
-    # compiled once) the two cost several times more than the statements themselves.
+) -> Write:
+    """The statements that append ``entry`` to the game's log (see :meth:`Store.append`): the
+    game moves to the entry's version (only from the one before it) and the entry is added, in
+    one statement where the database can (PostgreSQL), else two; then the seat change, if any."""
     now, advance, action = _append_values(game_id, entry, status, result)
-    moving = _driver_statement(dialect, _advance(status is not None, result is not None))
-    adding = _driver_statement(dialect, _ADD_ACTION)
-    dbapi = dialect.loaded_dbapi
+    taken = f"game {game_id}: step {entry.seq} is taken or out of order"
+    flags = (status is not None, result is not None)
+    statements: list[tuple[str, list[Any], str]]
+    if dialect.name == "postgresql":
+        both = _driver_statement(dialect, _advance_and_add(*flags))
+        statements = [(both.sql, both.values({**advance, **action}), taken)]
+    else:
+        moving = _driver_statement(dialect, _advance(*flags))
+        adding = _driver_statement(dialect, _ADD_ACTION)
+        statements = [
+            (moving.sql, moving.values(advance), taken),
+            (adding.sql, adding.values(action), taken),
+        ]
+    if seat_change is not None:
+        statements.append(_change_seat(dialect, game_id, seat_change))
+    stored = LogEntry(
+        entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now
+    )
+    return Write(game_id, tuple(statements), stored)
+
+
+def write_on_cursor(cursor: Any, dbapi: Any, write: Write) -> LogEntry:
+    """Run ``write``'s statements on a DB-API cursor (SQLite's), inside a transaction the caller
+    holds; the stored entry. Raises :class:`SequenceConflictError` (the caller rolls back)."""
     try:
-        cursor.execute(moving.sql, moving.values(advance))
-        if cursor.rowcount != 1:
-            raise SequenceConflictError(
-                f"game {game_id}: step {entry.seq} is taken or out of order"
-            )
-        cursor.execute(adding.sql, adding.values(action))
-        if seat_change is not None:
-            _change_seat(cursor, dialect, game_id, seat_change)
+        for sql, values, conflict in write.statements:
+            cursor.execute(sql, values)
+            if cursor.rowcount != 1:
+                raise SequenceConflictError(conflict)
     except dbapi.IntegrityError:
-        raise SequenceConflictError(
-            f"game {game_id}: step {entry.seq} was stored by another writer"
-        ) from None
+        raise write.another_writer() from None
     except dbapi.Error as exc:
         raise StorageError(f"the database failed: {failure_reason(exc)}") from exc
-    return LogEntry(entry.seq, entry.kind, entry.seat, entry.action, entry.card, entry.by_seat, now)
+    return write.entry
 
 
 #: A seat's change, a compare-and-set: a copy of the game that is out of date (a seat was
@@ -212,7 +232,9 @@ _CHANGE_SEAT = (
 )
 
 
-def _change_seat(cursor: Any, dialect: Dialect, game_id: str, seat_change: SeatChange) -> None:
+def _change_seat(
+    dialect: Dialect, game_id: str, seat_change: SeatChange
+) -> tuple[str, list[Any], str]:
     statement = _driver_statement(dialect, _CHANGE_SEAT)
     was = SeatKind.PERSON if seat_change.kind is SeatKind.BOT else SeatKind.BOT
     values = {
@@ -224,11 +246,8 @@ def _change_seat(cursor: Any, dialect: Dialect, game_id: str, seat_change: SeatC
         "p_level": seat_change.level,
         "p_open": False,
     }
-    cursor.execute(statement.sql, statement.values(values))
-    if cursor.rowcount != 1:
-        raise SequenceConflictError(
-            f"game {game_id}: seat {seat_change.seat + 1} changed meanwhile"
-        )
+    changed = f"game {game_id}: seat {seat_change.seat + 1} changed meanwhile"
+    return statement.sql, statement.values(values), changed
 
 
 def rowcount(result: object) -> int:

@@ -23,8 +23,9 @@ from sqlalchemy.exc import ArgumentError
 
 from hisss.core import HisssError
 
-#: The version of the schema this code writes; stored in the ``meta`` table.
-SCHEMA_VERSION = 3
+#: The version of the schema this code writes: the newest revision of
+#: :mod:`hisss.storage.migrations`, also stored in the ``meta`` table.
+SCHEMA_VERSION = 4
 
 _EXAMPLES = "sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
 #: The driver used for each database, and the other drivers mapped to it.

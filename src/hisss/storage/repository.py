@@ -24,7 +24,6 @@ from sqlalchemy import (
     Table,
     func,
     select,
-    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -32,15 +31,15 @@ from sqlalchemy.orm import Session
 
 from hisss.record import Seat, SeatKind
 from hisss.storage.appending import (
-    append,
-    append_statement,
     failure_reason,
+    plan_append,
     rowcount,
     utc_now,
 )
-from hisss.storage.database import SCHEMA_VERSION, display_url
-from hisss.storage.models import ActionRow, Base, GameRow, MetaRow, ReplayRow, SeatRow
+from hisss.storage.database import display_url
+from hisss.storage.models import ActionRow, GameRow, MetaRow, ReplayRow, SeatRow
 from hisss.storage.runners import AsyncRunner, Runner, ThreadRunner
+from hisss.storage.schema import migrate
 from hisss.storage.values import (
     EntryKind,
     GameStatus,
@@ -161,22 +160,15 @@ class Store:
         twice does nothing."""
         await self._runner.close()
 
-    async def _run(self, fn: Callable[..., _T], *args: Any, core: bool = False) -> _T:
-        """Run one transaction (``core``: ``fn`` takes a Core connection, not a session). A
-        database failure becomes :class:`StorageError` (with the original as its cause);
-        :class:`IntegrityError` is left for the caller to name."""
-        run = self._runner.run_core if core else self._runner.run
-        return await self._answer(run(fn, *args))
-
-    async def _run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
-        """Await ``fn`` with the driver's own connection (:meth:`Runner.run_driver`); failures
-        as for :meth:`_run`."""
-        return await self._answer(self._runner.run_driver(fn, *args))
+    async def _run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run one transaction. A database failure becomes :class:`StorageError` (with the
+        original as its cause); :class:`IntegrityError` is left for the caller to name."""
+        return await self._answer(self._runner.run(fn, *args))
 
     async def _answer(self, call: Awaitable[_T]) -> _T:
         try:
             return await call
-        except IntegrityError:
+        except (IntegrityError, SequenceConflictError):  # refused, not a failure
             raise
         except StorageError:
             self.failures += 1
@@ -261,14 +253,8 @@ class Store:
         seat is as the change expects: a taken person seat handed to a bot (not one still open),
         a bot seat handed back.
         """
-        try:
-            if seat_change is None and self._runner.has_driver:
-                return await self._run_driver(append_statement, game_id, entry, status, result)
-            return await self._run(append, game_id, entry, status, result, seat_change, core=True)
-        except IntegrityError:
-            raise SequenceConflictError(
-                f"game {game_id}: step {entry.seq} was stored by another writer"
-            ) from None
+        write = plan_append(self._runner.sql_dialect, game_id, entry, status, result, seat_change)
+        return await self._answer(self._runner.write(write))
 
     async def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> StoredGame:
         """Give the open person seat ``seat`` to a player; the game runs once no seat is open.
@@ -295,33 +281,8 @@ class Store:
 # ---------------------------------------------------------------------- the transactions
 
 
-#: What brings a database of each older schema version to the next one. Version 2 adds who sees
-#: a game in the lobby and its bots' pace; the games of version 1 were all listed, and stay so.
-#: Version 3 drops an index that only repeated part of another.
-_UPGRADES = {
-    1: (
-        "ALTER TABLE games ADD COLUMN public BOOLEAN NOT NULL DEFAULT TRUE",
-        "ALTER TABLE games ADD COLUMN pace VARCHAR(8) NOT NULL DEFAULT 'normal'",
-    ),
-    2: ("DROP INDEX IF EXISTS ix_actions_game_id",),
-}
-
-
 def _prepare(session: Session) -> None:
-    Base.metadata.create_all(session.connection())
-    row = session.get(MetaRow, "schema_version")
-    if row is None:
-        session.add(MetaRow(key="schema_version", value=str(SCHEMA_VERSION)))
-        return
-    if not row.value.isdigit() or int(row.value) > SCHEMA_VERSION:
-        raise StorageError(
-            f"has schema version {row.value!r}, newer than this hisss reads "
-            f"({SCHEMA_VERSION}); upgrade hisss"
-        )
-    for version in range(int(row.value), SCHEMA_VERSION):
-        for statement in _UPGRADES[version]:
-            session.execute(text(statement))
-    row.value = str(SCHEMA_VERSION)
+    migrate(session.connection())
 
 
 def _ping(session: Session) -> None:

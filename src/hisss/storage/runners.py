@@ -2,30 +2,32 @@
 
 :class:`ThreadRunner` serves SQLite, :class:`AsyncRunner` PostgreSQL; the repository hands either
 plain synchronous SQLAlchemy code and never knows which one runs it. The hottest write, appending
-a step, runs on a cursor of the driver's own connection instead (:meth:`Runner.run_core`): its
-Core statements are compiled once, and the ORM session's bookkeeping cost more than they do.
-On PostgreSQL it is one statement sent to asyncpg itself (:meth:`Runner.run_driver`).
+a step, is planned once (:class:`~hisss.storage.appending.Write`) and stored by
+:meth:`Runner.write` in a group commit (:mod:`hisss.storage.committing`), on the driver's own
+connection: SQLite's cursor in its thread, asyncpg's connection on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, create_engine, event, make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, OperationalError
+from sqlalchemy import Connection, Dialect, create_engine, event, make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from hisss.storage.appending import failure_reason
-from hisss.storage.values import StorageError
+from hisss.storage.appending import Write, failure_reason, write_on_cursor
+from hisss.storage.committing import GroupCommit, commands, run_commands
+from hisss.storage.values import LogEntry, SequenceConflictError, StorageError
 
 _T = TypeVar("_T")
 
@@ -43,8 +45,10 @@ def _returned(_dbapi_connection: Any, record: Any) -> None:
     record.info[_RETURNED] = time.monotonic()
 
 
-#: A call waiting for a group commit: the function, its arguments and the caller's future.
-_Work = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+#: A write waiting for a group commit, and its caller's future.
+_Work = tuple[Write, "asyncio.Future[LogEntry]"]
+#: Each write's stored entry or error.
+_Results = list[tuple[Any, BaseException | None]]
 
 
 class Runner:
@@ -52,24 +56,50 @@ class Runner:
     back when it raises."""
 
     dialect: str
+    #: SQLAlchemy's dialect, for which writes are planned.
+    sql_dialect: Dialect
     closed = False
+
+    def __init__(self, in_flight: int) -> None:
+        self._group: GroupCommit[_Work] = GroupCommit(in_flight)
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         raise NotImplementedError
 
-    async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run ``fn(cursor, dialect, *args)`` as one transaction, on a cursor of the driver's
-        own connection: for statements compiled once (see :mod:`hisss.storage.appending`)."""
+    async def write(self, write: Write) -> LogEntry:
+        """Store ``write`` in the next group commit; returns its entry once that is committed.
+        Raises :class:`SequenceConflictError` (storing nothing) when the step is taken or out of
+        order, and :class:`StorageError` when the database fails."""
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[LogEntry] = loop.create_future()
+        if self._group.add((write, future)):
+            # Not at once: the steps that other tasks send in the same turn of the event loop
+            # (read from the same wake-up) join this commit.
+            loop.call_soon(self._start)
+        return await future
+
+    def _start(self) -> None:
+        """Start a transaction for every write waiting (in the event loop)."""
+        batch = self._group.take()
+        if not batch:
+            return
+        if self.closed:
+            self._settle(batch, [(None, StorageError("the database is closed"))] * len(batch))
+            return
+        self._commit([write for write, _future in batch], batch)
+
+    def _commit(self, writes: list[Write], batch: list[_Work]) -> None:
+        """Store ``writes`` in one transaction; then :meth:`_settle` ``batch``."""
         raise NotImplementedError
 
-    async def run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
-        """Await ``fn(driver_connection, dialect, *args)`` on a pooled connection of the
-        database's own asyncio driver, outside any transaction: for one statement, which
-        commits on its own. Only where :attr:`has_driver` says so."""
-        raise NotImplementedError
-
-    #: Whether :meth:`run_driver` is available (PostgreSQL through asyncpg).
-    has_driver = False
+    def _settle(self, batch: list[_Work], results: _Results) -> None:
+        """Tell each caller of ``batch`` its result; start the next transaction if writes wait."""
+        for (_write, future), (value, failure) in zip(batch, results, strict=True):
+            # A caller that stopped waiting is skipped: its write ran all the same.
+            _settle(future, value, failure)
+        if self._group.finished():
+            self._start()
 
     async def close(self) -> None:
         raise NotImplementedError
@@ -84,6 +114,8 @@ class AsyncRunner(Runner):
     pooled connection, so transactions of different games run side by side."""
 
     def __init__(self, url: str, timeout: float) -> None:
+        # A group commit on each of the pool's connections at most.
+        super().__init__(in_flight=POOL_SIZE)
         self.engine = create_async_engine(
             url,
             # Up to 15 connections, each kept once made: SQLAlchemy's default of 5 kept and 10
@@ -99,7 +131,10 @@ class AsyncRunner(Runner):
             # asyncpg's own bounds: connecting, and every statement.
             connect_args={"timeout": timeout, "command_timeout": timeout},
         )
-        self.dialect = self.engine.dialect.name
+        self.sql_dialect = self.engine.dialect
+        self.dialect = self.sql_dialect.name
+        #: The transactions under way, kept until they end.
+        self._transactions: set[asyncio.Task[None]] = set()
         self._sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         pool = self.engine.sync_engine.pool
         event.listen(pool, "checkin", _returned)
@@ -123,38 +158,56 @@ class AsyncRunner(Runner):
         async with self._sessions.begin() as session:
             return await session.run_sync(fn, *args)
 
-    async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
-        self._check_open()
-        async with self.engine.begin() as connection:
-            return await connection.run_sync(_on_cursor, fn, args)
+    def _commit(self, writes: list[Write], batch: list[_Work]) -> None:
+        task = asyncio.get_running_loop().create_task(self._transaction(writes, batch))
+        self._transactions.add(task)
+        task.add_done_callback(self._transactions.discard)
 
-    has_driver = True
+    async def _transaction(self, writes: list[Write], batch: list[_Work]) -> None:
+        try:
+            results = await self._on_driver(writes)
+        except BaseException as exc:  # the transaction as a whole: nothing of it is stored
+            results = [(None, exc)] * len(writes)
+        self._settle(batch, results)
 
-    async def run_driver(self, fn: Callable[..., Awaitable[_T]], *args: Any) -> _T:
-        """See :meth:`Runner.run_driver`. The connection is checked out as for any transaction
-        (tested first: a connection lost with a restart of PostgreSQL is replaced), but the
-        statement goes to asyncpg itself: no transaction of its own (``BEGIN`` and ``COMMIT``
-        are two more round trips), no SQLAlchemy execution in a greenlet. asyncpg's errors
-        come back as SQLAlchemy's (a unique key violated: :class:`IntegrityError`), and a
-        connection that failed for any other reason than a refused statement is dropped."""
+    async def _on_driver(self, writes: list[Write]) -> _Results:
+        """Run the group commit's commands on a pooled connection's asyncpg connection itself:
+        no SQLAlchemy execution in a greenlet, and a lone step is one round trip. The connection
+        is checked out as for any transaction (tested first after a pause: one lost with a
+        restart of PostgreSQL is replaced); one that failed for any other reason than a refused
+        statement is dropped."""
         import asyncpg  # type: ignore[import-untyped]  # noqa: PLC0415 - PostgreSQL only
 
-        self._check_open()
+        total = sum(len(write.statements) for write in writes)
+        steps = commands(len(writes), total, autocommit=True)
+        results: _Results = [(None, None)] * len(writes)
         async with self.engine.connect() as connection:
-            raw = await connection.get_raw_connection()
+            driver: Any = (await connection.get_raw_connection()).driver_connection
             try:
-                return await fn(raw.driver_connection, self.engine.dialect, *args)
-            except asyncpg.UniqueViolationError as exc:
-                raise IntegrityError(None, None, exc) from exc
-            except asyncpg.PostgresError as exc:
-                raise DBAPIError(None, None, exc) from exc
-            except (asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+                answer: BaseException | None = None
+                while True:
+                    try:
+                        kind, what = steps.send(answer)
+                    except StopIteration:
+                        return results
+                    answer = None
+                    if kind == "sql":
+                        await driver.execute(what)
+                        continue
+                    try:
+                        results[what] = (await _write_on_asyncpg(driver, writes[what]), None)
+                    except StorageError as exc:
+                        results[what] = (None, exc)
+                        answer = exc
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
                 await connection.invalidate()
-                raise OperationalError(None, None, exc) from exc
+                raise StorageError(f"the database failed: {failure_reason(exc)}") from exc
 
     async def close(self) -> None:
         if not self.closed:
             self.closed = True
+            if self._transactions:  # the group commits under way end first
+                await asyncio.wait(set(self._transactions))
             await self.engine.dispose()
 
 
@@ -164,20 +217,20 @@ class ThreadRunner(Runner):
     SQLite has one writer at a time, so several connections would only wait for each other in
     its busy handler. Handing a whole transaction to the thread costs one wake-up of the event
     loop, where an async driver costs one per statement, each behind everything else the loop has
-    to do; the load test's p99 latency fell from about 160 ms to about 10 ms.
+    to do (docs/operations.md has the figures).
 
     A transaction handed over runs to its end even when the caller stops waiting (a cancelled
     task): like an answer lost on the way, the caller must then reload what it holds.
 
-    Steps are stored with *group commit* (:meth:`run_core`): a commit with ``synchronous=FULL``
-    waits for the disk (about 4 ms here), so one at a time would cap the server at some 250 steps
-    a second. The calls that arrive while a commit is under way wait for it and are then stored
-    together, each in a savepoint of its own, with one commit; each caller hears of its own call
-    only once that commit is done, so a step is still stored before anyone hears of it.
+    Steps are stored with group commit (:meth:`Runner.write`), one transaction at a time: a
+    commit with ``synchronous=FULL`` waits for the disk, so one step a commit would cap the
+    server at the disk's rate of flushes.
     """
 
     def __init__(self, url: str, timeout: float) -> None:
+        super().__init__(in_flight=1)  # one connection, one transaction at a time
         parts = make_url(url)
+        _create_private(parts.database)
         self.engine = create_engine(
             parts.set(drivername="sqlite+pysqlite"),
             # How long a write waits for another connection's lock (a backup, another program).
@@ -186,19 +239,17 @@ class ThreadRunner(Runner):
             poolclass=StaticPool,
         )
         event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.sql_dialect = self.engine.dialect
         self.dialect = "sqlite"
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         #: The calls for the thread, in order; ``None`` ends it.
         self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="hisss-sqlite", daemon=True)
         self._thread.start()
-        #: The Core connection of :meth:`run_core`, kept open in the thread between calls, and
+        #: The Core connection of the group commits, kept open in the thread between them, and
         #: the one cursor of its driver connection that every group commit uses.
         self._connection: Connection | None = None
         self._cursor: Any = None
-        #: Calls of :meth:`run_core` waiting for the group commit under way to end.
-        self._waiting: list[_Work] = []
-        self._committing = False
 
     def _work(self) -> None:
         while (job := self._jobs.get()) is not None:
@@ -241,50 +292,31 @@ class ThreadRunner(Runner):
             self._cursor = driver.cursor()
         return self._cursor
 
-    def _core_batch(self, batch: list[_Work]) -> list[tuple[Any, BaseException | None]]:
-        """Run every call of ``batch`` in one transaction, each in a savepoint of its own (a
-        call that fails leaves no trace and does not hinder the others), and commit once; each
-        call's value or error. When the transaction itself fails (its commit), every call
-        gets that error: none of them is stored.
-
-        The transaction is the driver's own (``BEGIN``, ``SAVEPOINT``, ``COMMIT``), as are the
-        calls' statements: SQLAlchemy's transaction bookkeeping cost as much as the statements.
-        The Core connection under it is never begun, so it holds no state of its own about the
-        transaction."""
+    def _on_cursor(self, writes: list[Write]) -> _Results:
+        """Run the group commit's commands on the kept cursor (in the thread). The transaction
+        is the driver's own (``BEGIN``, ``SAVEPOINT``, ``COMMIT``), as are the writes'
+        statements: SQLAlchemy's transaction bookkeeping cost as much as the statements. The
+        Core connection under it is never begun, so it holds no state of its own about the
+        transaction. When the transaction fails as a whole (its commit), every write gets that
+        error: none of them is stored."""
         cursor = self._kept_cursor()
-        dialect = self.engine.dialect
-        results: list[tuple[Any, BaseException | None]] = []
+        dbapi = self.sql_dialect.loaded_dbapi
+        total = sum(len(write.statements) for write in writes)
         try:
-            cursor.execute("BEGIN")
-            if len(batch) == 1:  # alone: the transaction itself is all or nothing
-                fn, args, _future = batch[0]
-                try:
-                    results.append((fn(cursor, dialect, *args), None))
-                except Exception as exc:
-                    cursor.execute("ROLLBACK")
-                    return [(None, exc)]
-            else:
-                for fn, args, _future in batch:
-                    cursor.execute("SAVEPOINT step")
-                    try:
-                        value = fn(cursor, dialect, *args)
-                    except Exception as exc:
-                        cursor.execute("ROLLBACK TO step")
-                        results.append((None, exc))
-                    else:
-                        results.append((value, None))
-                    cursor.execute("RELEASE step")
-            cursor.execute("COMMIT")
+            return run_commands(
+                commands(len(writes), total),
+                cursor.execute,
+                lambda i: write_on_cursor(cursor, dbapi, writes[i]),
+                len(writes),
+            )
         except Exception as exc:
-            # The transaction failed as a whole: a fresh connection for the next one (closing
-            # this one rolls back whatever it held).
+            # A fresh connection for the next one (closing this one rolls back what it held).
             error: BaseException = exc
             if isinstance(exc, sqlite3.Error):
                 error = StorageError(f"the database failed: {failure_reason(exc)}")
                 error.__cause__ = exc
             self._drop_connection()
-            return [(None, error)] * len(batch)
-        return results
+            return [(None, error)] * len(writes)
 
     def _drop_connection(self) -> None:
         connection, self._connection = self._connection, None
@@ -301,52 +333,19 @@ class ThreadRunner(Runner):
         self._check_open()
         return await self._call(self._transaction, fn, args)
 
-    async def run_core(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run ``fn(cursor, dialect, *args)`` in the next group commit (see the class
-        docstring); returns once that is committed."""
-        self._check_open()
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[_T] = loop.create_future()
-        self._waiting.append((fn, args, future))
-        if not self._committing:
-            # Not at once: the steps that other tasks send in the same turn of the event loop
-            # (read from the same wake-up) join this commit.
-            self._committing = True
-            loop.call_soon(self._next_batch)
-        return await future
-
-    def _next_batch(self) -> None:
-        """Hand every call waiting to the thread as one group commit (in the event loop)."""
-        batch, self._waiting = self._waiting, []
-        if self.closed:
-            self._committing = False
-            for _fn, _args, future in batch:
-                if not future.done():
-                    future.set_exception(StorageError("the database is closed"))
-            return
-        self._committing = True
+    def _commit(self, writes: list[Write], batch: list[_Work]) -> None:
         loop = asyncio.get_running_loop()
 
         def job() -> None:
             try:
-                results = self._core_batch(batch)
+                results = self._on_cursor(writes)
             except BaseException as exc:  # handed to the callers, as for a single call
-                results = [(None, exc)] * len(batch)
+                results = [(None, exc)] * len(writes)
             # A closed event loop refuses the answers: nobody waits for them any more.
             with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._batch_done, batch, results)
+                loop.call_soon_threadsafe(self._settle, batch, results)
 
         self._jobs.put(job)
-
-    def _batch_done(
-        self, batch: list[_Work], results: list[tuple[Any, BaseException | None]]
-    ) -> None:
-        self._committing = False
-        for (_fn, _args, future), (value, failure) in zip(batch, results, strict=True):
-            # A caller that stopped waiting is skipped: its call ran all the same.
-            _settle(future, value, failure)
-        if self._waiting:
-            self._next_batch()
 
     async def close(self) -> None:
         if self.closed:
@@ -357,13 +356,20 @@ class ThreadRunner(Runner):
         self._jobs.put(None)
 
 
-def _on_cursor(connection: Connection, fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
-    """``fn(cursor, dialect, *args)`` on a cursor of ``connection``'s driver connection."""
-    cursor = connection.connection.cursor()
+async def _write_on_asyncpg(driver: Any, write: Write) -> LogEntry:
+    """Run ``write``'s statements on an asyncpg connection; the stored entry."""
+    import asyncpg  # noqa: PLC0415 - PostgreSQL only
+
     try:
-        return fn(cursor, connection.dialect, *args)
-    finally:
-        cursor.close()
+        for sql, values, conflict in write.statements:
+            status = await driver.execute(sql, *values)  # such as "INSERT 0 1", "UPDATE 1"
+            if status.rpartition(" ")[2] != "1":
+                raise SequenceConflictError(conflict)
+    except asyncpg.UniqueViolationError:
+        raise write.another_writer() from None
+    except asyncpg.PostgresError as exc:  # this write is refused; the transaction goes on
+        raise StorageError(f"the database failed: {failure_reason(exc)}") from exc
+    return write.entry
 
 
 def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
@@ -374,6 +380,18 @@ def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None
         future.set_result(value)
     else:
         future.set_exception(error)
+
+
+def _create_private(database: str | None) -> None:
+    """Create a new SQLite file readable and writable by its owner only: it holds the seeds of
+    running games. (SQLite gives its journal files the database file's permissions.)"""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    try:
+        descriptor = os.open(database, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except OSError:
+        return  # it exists already, or SQLite will say why it cannot be opened
+    os.close(descriptor)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

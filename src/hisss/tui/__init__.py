@@ -11,9 +11,12 @@ and the log of unexpected errors. :func:`play` runs a game full screen.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+from hisss.core import ConfigError
 from hisss.i18n import get_catalog
+from hisss.kernel.warming import start_warming
 from hisss.tui import saving
 from hisss.tui.app import DEFAULT_DELAY, HisssApp
 from hisss.tui.match import BOT_PREFIX, Match, parse_players, parse_seat
@@ -32,7 +35,15 @@ def play(
 ) -> HisssApp:
     """Play ``match`` full screen in ``language`` until the players quit; returns the app, which
     tells where an unfinished game is kept (:attr:`HisssApp.kept`) and the unexpected error that
-    stopped it, if any (:attr:`HisssApp.failure`)."""
+    stopped it, if any (:attr:`HisssApp.failure`). Without a terminal on standard input and
+    output, a :class:`~hisss.core.ConfigError` says so before anything starts."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ConfigError(
+            "hisss play needs a terminal: its input and output are a file or a pipe here "
+            "(hisss simulate and hisss tournament play bot games without one)"
+        )
+    # The expert (a bot, or the hint) plays careful's placement until its compiled code is ready.
+    start_warming()
     app = HisssApp(
         match,
         get_catalog(language),

@@ -31,6 +31,7 @@ from textual.widgets import OptionList, Static
 
 from hisss.core import Action, ActionKind, Card, Placement, Snake
 from hisss.i18n import Catalog
+from hisss.kernel.warming import is_warming
 from hisss.record import Phase
 from hisss.tui.dialogs import QuitScreen, SaveScreen, why_not_saved
 from hisss.tui.match import Match
@@ -102,6 +103,8 @@ class HisssApp(GameView):
         self._dialogs = 0
         self._free = asyncio.Event()
         self._autosave_failed = False
+        #: Why the last autosave failed, as the game says it.
+        self._keep_failure = ""
 
     def on_mount(self) -> None:
         """Greet, name the starter, and let the first player (or bot) move."""
@@ -331,6 +334,14 @@ class HisssApp(GameView):
             elif key == "enter":
                 options.action_select()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the keyboard is being passed, no key but Enter (the pass screen's own) and q
+        acts: nothing may happen behind the screen that hides the hand."""
+        game_actions = {
+            str(b.action).partition("(")[0] for b in self.BINDINGS if isinstance(b, Binding)
+        }
+        return not (isinstance(self.screen, PassScreen) and action in game_actions - {"leave"})
+
     def action_hint(self) -> None:
         """Show what the strongest bot would play (``h``)."""
         phase = self.phase()
@@ -348,6 +359,9 @@ class HisssApp(GameView):
         match = self.match
         state = match.game.state
         where = (state.turns, state.drawn)
+        # While the expert's compiled code is made ready, the expert answers as careful does
+        # (the hand variant's expert needs no compiled code): the hint says so.
+        careful = is_warming() and not state.rules.has_hands
         action = await asyncio.to_thread(match.hint, state.copy())
         if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
             return
@@ -359,7 +373,7 @@ class HisssApp(GameView):
         said = describe_action(self.catalog, action)
         if action.card is not None:  # the hand variant: which card, then where
             said = f"{self.catalog.card_name(action.card)} → {said}"
-        self.say(self.catalog.text("hint.shows", action=said))
+        self.say(self.catalog.text("hint.shows_careful" if careful else "hint.shows", action=said))
 
     def action_undo(self) -> None:
         """Take back the person's last move and the bots' moves since (``u``)."""
@@ -435,14 +449,19 @@ class HisssApp(GameView):
 
     def action_rules(self) -> None:
         """Show the rules (``?``)."""
-        self.open_dialog(RulesScreen(self.catalog, self.match.game.state), lambda _: None)
+        screen = RulesScreen(self.catalog, self.match.game.state, self.all_keys())
+        self.open_dialog(screen, lambda _: None)
 
     def action_leave(self) -> None:
         """``q``: leave at once when the game is over or nothing was played yet, else ask."""
         if self.match.is_over() or not self.match.game.placements:
             self.leave()
             return
-        self.open_dialog(QuitScreen(self.catalog, self.autosave is not None), self._leave_chosen)
+        # Say the game is kept only once it is written: write it now, and offer a save elsewhere
+        # when the autosave folder refuses it.
+        not_kept = None if self.autosave is None or self.keep() else self._keep_failure
+        screen = QuitScreen(self.catalog, self.kept is not None, not_kept)
+        self.open_dialog(screen, self._leave_chosen)
 
     def _leave_chosen(self, choice: str | None) -> None:
         if choice == "quit":
@@ -457,10 +476,13 @@ class HisssApp(GameView):
 
     # ------------------------------------------------------------------ keeping the game
 
-    def keep(self) -> None:
-        """Autosave: write an unfinished game to the autosave folder, remove it when over."""
+    def keep(self) -> bool:
+        """Autosave: write an unfinished game to the autosave folder, remove it when over.
+
+        Returns False when the folder refused it (:attr:`kept` is then ``None``, so nothing says
+        the game is kept); the reason, in the game's language, is kept for the quit dialog."""
         if self.autosave is None:
-            return
+            return True
         game = self.match.game
         path = autosave_path(game.seed, self.autosave)
         try:
@@ -471,11 +493,14 @@ class HisssApp(GameView):
                 write_atomically(self.match.record(), path)
                 self.kept = path
         except OSError as exc:
+            self.kept = None
+            reason = why_not_saved(self.catalog, exc)
+            self._keep_failure = self.catalog.text("autosave.failed", path=str(path), reason=reason)
             if not self._autosave_failed:
                 self._autosave_failed = True
-                reason = why_not_saved(self.catalog, exc)
-                message = self.catalog.text("autosave.failed", path=str(path), reason=reason)
-                self.say(message, lasting=True)
+                self.say(self._keep_failure, lasting=True)
+            return False
+        return True
 
     def _handle_exception(self, error: Exception) -> None:
         # An unexpected error: kept for the command line, which logs it and says so in one line.

@@ -101,16 +101,21 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("n", "choose(None)", show=False),
     ]
 
-    def __init__(self, catalog: Catalog, kept: bool) -> None:
+    def __init__(self, catalog: Catalog, kept: bool, not_kept: str | None = None) -> None:
         super().__init__()
         self.catalog = catalog
         self.kept = kept
+        #: Why the game could not be kept (the autosave failed), or ``None``.
+        self.not_kept = not_kept
 
     def compose(self) -> ComposeResult:
-        """The question, what happens to the game, and the keys."""
+        """The question, what happens to the game (kept, or not and why), and the keys."""
         with Vertical(id="quit-box") as box:
             box.border_title = self.catalog.text("quit.title")
-            if self.kept:
+            if self.not_kept is not None:
+                yield Static(Text(self.not_kept), id="quit-not-kept")
+                yield Static(Text(self.catalog.text("quit.not_kept")))
+            elif self.kept:
                 yield Static(Text(self.catalog.text("quit.kept")))
             yield Static(Text(self.catalog.text("quit.keys")), id="quit-keys")
 

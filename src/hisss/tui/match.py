@@ -25,19 +25,29 @@ from __future__ import annotations
 
 import hashlib
 import random
-import unicodedata
 from collections.abc import Sequence
 
 from hisss.bots import Bot, make_bot, make_level
 from hisss.bots.hand import HAND_POLICIES
 from hisss.bots.levels import LEVEL_NAMES, LEVELS
 from hisss.core import Action, Card, ConfigError, Deck, Placement, Rules, State
-from hisss.record import Game, GameRecord, Phase, Seat, Turn, resume
+from hisss.record import MAX_NAME as NAME_LIMIT
+from hisss.record import (
+    Game,
+    GameRecord,
+    Phase,
+    Seat,
+    SeatNameError,
+    Turn,
+    check_name,
+    printable,
+    resume,
+)
 
 #: A seat written ``bot:LEVEL`` (in ``--players`` and in a record's seats) is a bot of that level.
 BOT_PREFIX = "bot:"
 #: The longest name of a person.
-MAX_NAME = 20
+MAX_NAME = NAME_LIMIT
 
 
 def parse_seat(text: str, where: str) -> Seat:
@@ -53,10 +63,10 @@ def parse_seat(text: str, where: str) -> Seat:
         return Seat.bot(f"{BOT_PREFIX}{level}", level)
     if not name:
         raise ConfigError(f"{where}: a name is empty (give names separated by commas)")
-    if len(name) > MAX_NAME:
-        raise ConfigError(f"{where}: the name {name!r} is longer than {MAX_NAME} characters")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ConfigError(f"{where}: the name {name!r} holds a control character")
+    try:
+        name = check_name(name, MAX_NAME)
+    except SeatNameError as exc:
+        raise ConfigError(f"{where}: {printable(name)!r}: {exc}") from None
     return Seat.person(name)
 
 

@@ -60,16 +60,22 @@ class RulesScreen(ModalScreen[None]):
         Binding("q", "close", show=False),
     ]
 
-    def __init__(self, catalog: Catalog, state: State) -> None:
+    def __init__(self, catalog: Catalog, state: State, keys: str = "") -> None:
         super().__init__()
         self.catalog = catalog
         self.state = state
+        #: Every key of the game (the key bar shows those that fit).
+        self.keys = keys
 
     def compose(self) -> ComposeResult:
-        """A framed, scrollable page of rules."""
+        """A framed, scrollable page of rules, after every key of the game."""
         with Vertical(id="rules-box") as box:
             box.border_title = self.catalog.text("rules.title")
             with VerticalScroll(id="rules-scroll"):
+                if self.keys:
+                    keys = Text(self.catalog.text("keys.title") + "\n", style="bold")
+                    keys.append(self.keys + "\n", style="")
+                    yield Static(keys, id="rules-all-keys")
                 yield Static(rules_text(self.catalog, self.state), id="rules-text")
             yield Static(Text(self.catalog.text("rules.keys")), id="rules-keys")
 
@@ -160,6 +166,14 @@ class PassScreen(Screen[None]):
     def action_held(self) -> None:
         """The person holds the keyboard: show the game."""
         self.dismiss(None)
+
+    def on_screen_suspend(self) -> None:
+        """A dialog (q's question) opens over this screen: it shows alone, not over the box."""
+        self.query_one("#pass-box").display = False
+
+    def on_screen_resume(self) -> None:
+        """Back from the dialog: the request shows again."""
+        self.query_one("#pass-box").display = True
 
 
 class EndScreen(Screen[str]):

@@ -6,7 +6,7 @@ CSS = """
 Screen { layout: vertical; }
 #game { height: 1fr; }
 #too-small { height: 1fr; display: none; padding: 1 2; content-align: center middle; }
-#top { height: 1; padding: 0 1; background: $primary-background; }
+#top { height: auto; max-height: 2; padding: 0 1; background: $primary-background; }
 #prompt { height: auto; max-height: 2; padding: 0 1; text-style: bold; }
 #body { height: 1fr; }
 #left { width: 1fr; }
@@ -25,7 +25,7 @@ FanView:focus { background: $boost; }
 #actions:focus { background-tint: $foreground 5%; }
 #legend { height: auto; display: none; margin-top: 1; }
 #status { height: auto; max-height: 2; padding: 0 1; background: $boost; }
-#keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+#keys { height: 1; padding: 0 1; color: $text-muted; }
 #rules-box, #save-box, #quit-box, #end-box {
     border: round $primary; padding: 0 1; background: $surface;
 }

@@ -40,6 +40,10 @@ BANNER_SECONDS = 3.0
 LogEntry = tuple[str, tuple[Any, ...]]
 
 
+#: The phases with keys of their own (``keys.PHASE``).
+KEYED_PHASES = ("pick", "place", "hand")
+
+
 class GameView(App[None]):
     """Draws the game screen of ``match`` in the catalog's language (see the module docstring)."""
 
@@ -177,13 +181,12 @@ class GameView(App[None]):
         phase = self.phase()
         rules_name, deck_name = setup_names(catalog, state)
         scoring = catalog.text(f"scoring.{state.rules.scoring.value}", target=state.rules.target)
-        top = Text.assemble(
-            (catalog.text("app.title"), "bold"),
-            " · ",
-            catalog.text("top.turn", turn=state.turns + (0 if phase == "over" else 1)),
-            " · ",
-            catalog.text("top.setup", rules=rules_name, deck=deck_name, scoring=scoring),
-        )
+        turn = catalog.text("top.turn", turn=state.turns + (0 if phase == "over" else 1))
+        setup = catalog.text("top.setup", rules=rules_name, deck=deck_name, scoring=scoring)
+        top = Text.assemble((catalog.text("app.title"), "bold"), " · ", turn, " · ", setup)
+        if top.cell_len > self.size.width - 2:
+            # A narrow terminal: the game's name goes first, then the line wraps (never cut).
+            top = Text.assemble((turn, "bold"), " · ", setup)
         self.part("#top", Static).update(top)
         to_move = match.game.to_move
         name = self.names[state.to_move if to_move is None else to_move]
@@ -218,14 +221,12 @@ class GameView(App[None]):
         legend = self.part("#legend", Static)
         legend.display = look.colour_blind
         legend.update(look.legend())
-        keys = [catalog.text(f"keys.{phase}")] if phase in ("pick", "place", "hand") else []
-        if phase == "bot":
-            keys.append(catalog.text("keys.wait"))
-        keys.append(catalog.text("keys.common"))
-        if match.bots:
-            keys.append(catalog.text("keys.speed"))
-        self.part("#keys", Static).update(Text(" · ".join(keys)))
-        self.part(LogView).show([self.log_line(entry) for entry in self.log_entries[-40:]])
+        self.part("#keys", Static).update(Text(self.key_bar(phase, self.size.width - 2)))
+        entries = self.log_entries[-40:]
+        self.part(LogView).show(
+            [self.log_line(entry) for entry in entries],
+            [self.log_line(entry, short=True) for entry in entries],
+        )
         self.refresh_table()
 
     def hands_text(self) -> Text:
@@ -242,7 +243,8 @@ class GameView(App[None]):
             hand = self.shown_hand(seat)
             if text:
                 text.append("\n")
-            text.append(catalog.text("hand.title", name=self.names[seat]), style="bold")
+            title = catalog.text(self.seats.key("hand.title", seat), name=self.names[seat])
+            text.append(title, style="bold")
             text.append("\n")
             if not hand:
                 text.append(catalog.text("hand.empty"), style="italic")
@@ -254,8 +256,33 @@ class GameView(App[None]):
                 text.append("\n" + catalog.card_name(self.chosen_card))
         return text
 
-    def log_line(self, entry: LogEntry) -> Text:
-        """A line of the move log, drawn with the current look."""
+    def key_bar(self, phase: str, width: int) -> str:
+        """The keys of this moment on one line of ``width`` cells: the keys of the phase, then
+        the common ones; when they do not fit, the least needed give way (``?`` shows the rules
+        page, which lists every key)."""
+        catalog = self.catalog
+        keys = catalog.text(f"keys.{phase}").split(" · ") if phase in KEYED_PHASES else []
+        if phase == "bot":
+            keys.append(catalog.text("keys.wait"))
+        common = catalog.text("keys.common").split(" · ")
+        extra = [catalog.text("keys.speed")] if self.match.bots else []
+        # hint, undo, save, colours, rules, quit: save and colours go first, the rules (which
+        # list every key) and quit never
+        going = [common[2], common[3], common[1], *extra, common[0]]
+        shown = [*keys, *common, *extra]
+        while len(" · ".join(shown)) > width and going:
+            shown.remove(going.pop(0))
+        return " · ".join(shown)
+
+    def all_keys(self) -> str:
+        """Every key of the game, for the rules page."""
+        catalog = self.catalog
+        keys = [catalog.text(f"keys.{phase}") for phase in KEYED_PHASES]
+        return " · ".join([*keys, catalog.text("keys.common"), catalog.text("keys.speed")])
+
+    def log_line(self, entry: LogEntry, *, short: bool = False) -> Text:
+        """A line of the move log, drawn with the current look; ``short`` leaves out the card's
+        name (its picture stays) for a narrow log."""
         kind, data = entry
         catalog = self.catalog
         if kind == "starter":
@@ -265,11 +292,9 @@ class GameView(App[None]):
             )
         if kind == "move":
             seat, card, where = data
+            named = "" if short else f" {catalog.card_name(card)}"
             return Text.assemble(
-                (self.names[seat], "bold"),
-                ": ",
-                self.look.card(card),
-                f" {catalog.card_name(card)} → {where}",
+                (self.names[seat], "bold"), ": ", self.look.card(card), f"{named} → {where}"
             )
         if kind == "claim":
             seat, length = data

@@ -316,27 +316,31 @@ class BannerView(Widget):
 
 
 class LogView(Widget):
-    """The move log: the latest entries that fit, the newest at the foot, each wrapped to the
-    widget's width."""
+    """The move log: the latest entries that fit, the newest at the foot, one line each (an
+    entry too long for the width shows its short form, cut with an ellipsis if need be)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.entries: list[Text] = []
+        self.short: list[Text] = []
 
-    def show(self, entries: list[Text]) -> None:
-        """Show ``entries`` (the oldest first)."""
+    def show(self, entries: list[Text], short: list[Text] | None = None) -> None:
+        """Show ``entries`` (the oldest first), with their ``short`` forms for a narrow log."""
         self.entries = entries
+        self.short = short if short is not None else entries
         self.refresh()
 
     def lines(self, width: int, height: int) -> list[Text]:
-        """The last ``height`` lines of the entries wrapped to ``width`` cells."""
+        """The last ``height`` entries, one line of at most ``width`` cells each."""
+        if height <= 0:
+            return []
+        width = max(width, 8)
         out: list[Text] = []
-        for entry in reversed(self.entries):
-            if len(out) >= height:
-                break
-            wrapped = list(entry.wrap(self.app.console, max(width, 8)))
-            out[:0] = wrapped
-        return out[-height:] if height > 0 else []
+        for entry, short in zip(self.entries[-height:], self.short[-height:], strict=True):
+            line = (entry if entry.cell_len <= width else short).copy()
+            line.truncate(width, overflow="ellipsis")
+            out.append(line)
+        return out
 
     def render(self) -> Text:
         """The entries that fit."""

@@ -71,11 +71,12 @@ export function cardAt(drawn, touch) {
 
 // ------------------------------------------------------------------------------------ words
 
-/** A card in words, as the catalog names it: "red head", "red-orange mid-section". */
-export function cardName(card) {
+/** A card in words, as the catalog names it: "red head", "red-orange mid-section"; with
+ * ``accusative``, as the object of a verb ("Dobierasz czerwoną głowę"). */
+export function cardName(card, accusative = false) {
   const c = typeof card === "string" ? parseCard(card) : card;
-  if (c.kind !== "M") return cardText(`${c.kind}:${c.a}`);
-  return cardText(`M:${c.a}-${c.b}`) ?? cardText(`M:${c.b}-${c.a}`);
+  if (c.kind !== "M") return cardText(`${c.kind}:${c.a}`, accusative);
+  return cardText(`M:${c.a}-${c.b}`, accusative) ?? cardText(`M:${c.b}-${c.a}`, accusative);
 }
 
 /** The open ends of a snake in words. */

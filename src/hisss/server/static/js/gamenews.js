@@ -59,8 +59,8 @@ export const newsMethods = {
       } else if (event.kind === "draw") {
         this.announce(
           event.seat === this.mine
-            ? t("news.youDraw", { card: cardName(event.card) })
-            : t("news.draw", { name: who, card: cardName(event.card) }),
+            ? t("news.youDraw", { card: cardName(event.card, true) })
+            : t("news.draw", { name: who, card: cardName(event.card, true) }),
         );
       } else if (event.kind === "play") {
         this.announce(t("news.play", { name: who, what: actionText(event.action, event.card) }));

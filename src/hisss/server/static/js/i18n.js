@@ -119,7 +119,11 @@ export function colourSymbol(colour) {
 }
 
 /** The name of a card by its notation ("H:red", "M:red-orange"); undefined for no such card. */
-export function cardText(notation) {
+export function cardText(notation, accusative = false) {
+  if (accusative) {
+    const named = catalog.cards_accusative?.[notation] ?? english.cards_accusative?.[notation];
+    if (named) return named;
+  }
   return catalog.cards[notation] ?? english.cards[notation];
 }
 
