@@ -149,7 +149,13 @@ def _crowded_replay(server: Server) -> tuple[str, int]:
     return stored["id"], best
 
 
+#: No card is changing size (a table's cards grow or shrink smoothly to their new size).
+SETTLED = """() => document.getAnimations().every(
+  a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
+
+
 def _no_sideways_scroll(page: Page) -> None:
+    page.wait_for_function(SETTLED)
     assert_no_sideways_scroll(page)
     overflow = page.evaluate(
         """() => {

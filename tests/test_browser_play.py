@@ -35,9 +35,15 @@ pytest_plugins = ["support.browser"]
 
 #: The size of a table card on a 1280x800 screen before the table took the middle (78 x 52 px).
 OLD_CARD_AREA = 78 * 52
-#: How much larger a card is mid-game now that the whole game fits the window (the table, the
-#: seats and the dock with the hand, none below the fold): the rows share the window's height.
-MID_GAME_GROWTH = 1.6
+#: How much of its table the snakes fill, across or down: the cards are as large as the room
+#: allows (the whole game fits the window now, so the rows share its height).
+FILLED = 0.75
+#: How the snakes fill their table: the longest row's share of its width, the rows' share of its
+#: height.
+FILLING = """() => { const s = document.querySelector('.table-scroll');
+  const rows = [...s.querySelectorAll('.snake-row')].map(r => r.getBoundingClientRect().width);
+  const list = s.querySelector('.snakes').getBoundingClientRect();
+  return [Math.max(...rows) / s.clientWidth, list.height / s.clientHeight]; }"""
 
 #: Elements wider than the window, or sticking out of it on the right (the snakes' rows may run
 #: on inside the table, which then scrolls sideways by itself).
@@ -121,11 +127,13 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     play_until(page, lambda p: version(p) > 40)
     if wait_my_turn_or_end(page) and phase(page) == "draw":
         click_turn(page)
-    # Mid-game: the table's cards are much larger than they were, once their size has settled.
+    # Mid-game, once their size has settled: the table's cards are larger than they were, and
+    # as large as the room allows (the snakes fill the table across or down).
     page.wait_for_function(SETTLED)
     area = card_area(page)
-    least = MID_GAME_GROWTH * OLD_CARD_AREA
-    assert area >= least, f"a card covers {area:.0f} px², not {least:.0f}"
+    assert area >= OLD_CARD_AREA, f"a card covers {area:.0f} px², less than {OLD_CARD_AREA}"
+    across, down = page.evaluate(FILLING)
+    assert max(across, down) >= FILLED, f"the snakes fill {across:.0%} across, {down:.0%} down"
     shot(page, screenshot_dir, "mid-game-desktop")
     play_until(page, claimed_since)
     if claimed_since(page):
