@@ -69,15 +69,6 @@ class Presence:
     arrived: bool = True
 
 
-def _renumbered(name: str, old: int, new: int) -> str:
-    """A seat's name at another seat: a name the server gave ("Player 2", "Bot 3 (easy)") takes
-    the new seat's number; a name someone chose stays as it is."""
-    for default in (f"Player {old}", f"Bot {old} ("):
-        if name == default or (default.endswith("(") and name.startswith(default)):
-            return name.replace(str(old), str(new), 1)
-    return name
-
-
 def seat_view(number: int, seat: Seat, presence: Presence | None = None) -> dict[str, Any]:
     """A seat as every message shows it: ``number`` counts from 0 and is shown from 1; a bot is
     always at the table, a person is connected only when ``presence`` says so."""
@@ -378,28 +369,6 @@ class LiveGame:
         if not self.rematch_agreed():
             raise ProtocolError(ErrorCode.NO_REMATCH, "the rematch is not agreed by every seat")
         return LogEntry(self.version + 1, EntryKind.REMATCH, action=code)
-
-    def rematch_seating(self) -> tuple[Seat, ...]:
-        """The seats of the rematch: the same people (reserved for the same holders) and bots,
-        moved one seat round (seat 2 becomes seat 1, seat 1 the last), so that each rematch
-        gives the first turn to the next player. A name the server gave follows the new seat."""
-        count = len(self.seats)
-        moved: list[Seat] = []
-        for new in range(count):
-            old = (new + 1) % count
-            seat = self.seats[old]
-            if old in self.token_hashes:
-                seat = Seat.person(_renumbered(seat.name, old + 1, new + 1))
-            elif seat.is_bot:
-                seat = Seat.bot(_renumbered(seat.name, old + 1, new + 1), seat.level or "medium")
-            moved.append(seat)
-        return tuple(moved)
-
-    def rematch_tokens(self) -> dict[int, str]:
-        """The token hashes of the rematch: each holder keeps their token, at the seat
-        :meth:`rematch_seating` moves them to."""
-        count = len(self.seats)
-        return {(seat - 1) % count: digest for seat, digest in self.token_hashes.items()}
 
     def plan_take_back(self, seat: int) -> LogEntry:
         """The entry giving seat ``seat`` back to its person after a bot played it."""

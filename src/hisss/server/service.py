@@ -40,7 +40,7 @@ from hisss.bots import LEVEL_NAMES, make_level
 from hisss.core import Action, HisssError
 from hisss.kernel.warming import is_warming
 from hisss.record import GameRecord, SeatKind
-from hisss.server import logs
+from hisss.server import logs, setup
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import LiveGame, LogError
 from hisss.server.hub import Hub
@@ -396,10 +396,10 @@ class GameService:
             live = await self._load(game_id)
             if not live.rematch_agreed():
                 return live
-            spec = GameSpec(
-                live.rules, live.deck, live.rematch_seating(), live.title, live.public, live.pace
-            )
-            created = await self._create(spec, live.rematch_tokens(), {})
+            seating = setup.rematch_seating(live.seats, live.token_hashes)
+            spec = GameSpec(live.rules, live.deck, seating, live.title, live.public, live.pace)
+            tokens = setup.rematch_tokens(live.token_hashes, len(live.seats))
+            created = await self._create(spec, tokens, {})
             await self._commit(live, live.plan_rematch_made(created.game.code))
             log.info("game %s: rematch %s", game_id, created.game.code)
         return live
