@@ -121,12 +121,12 @@ def test_the_batched_kernel_names_the_steps_it_was_compiled_against() -> None:
     from pathlib import Path  # noqa: PLC0415
 
     steps = Path(__file__).resolve().parent.parent / "src" / "hisss" / "kernel" / "steps.py"
-    batch = (steps.parent / "batch.py").read_text()
     digest = hashlib.sha256(steps.read_bytes()).hexdigest()
-    assert f'STEPS_DIGEST = "{digest}"' in batch, (
-        "kernel/steps.py changed: set STEPS_DIGEST in kernel/batch.py to its new SHA-256, "
-        "so that numba compiles the batched environment afresh"
-    )
+    for name in ("batch.py", "batch_rules.py"):
+        assert f'STEPS_DIGEST = "{digest}"' in (steps.parent / name).read_text(), (
+            f"kernel/steps.py changed: set STEPS_DIGEST in kernel/{name} to its new SHA-256, "
+            "so that numba compiles the batched environment afresh"
+        )
 
 
 @pytest.mark.slow

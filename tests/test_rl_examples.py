@@ -127,9 +127,7 @@ def test_openspiel_cfr_example_solves_a_small_deck(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.system
 def test_maskable_ppo_example_trains_and_evaluates() -> None:
-    """Needs the ``learn`` extra (sb3-contrib, torch), which the ``test`` extra leaves out: the
-    skip names the missing module in the summary."""
-    pytest.importorskip("sb3_contrib", reason="the learn extra (sb3-contrib, torch) is needed")
+    """Needs the ``learn`` extra (sb3-contrib, torch), which the ``test`` extra brings."""
     out = _run(
         "train_maskable_ppo.py",
         "--envs",
