@@ -1,7 +1,7 @@
 """Train a small numpy policy-gradient agent on hisss/Hisss-v0 against random, then evaluate it.
 
 The agent (``hisss.rl.agent.LinearAgent``) starts as a uniformly random player and learns by
-REINFORCE, playing seats 1 to P in turn against the ``random`` bot. At checkpoints (0 games, then
+REINFORCE, playing seats 0 to P-1 in turn against the ``random`` bot. At checkpoints (0 games, then
 roughly log-spaced) training pauses and the softmax policy it is trained with plays a fixed set of
 held-out mirrored deals (every deal once from every seat, the same deals at every checkpoint,
 drawn apart from the training games), and the reference bot plays the same deals. After training
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     # Seeds: training args.seed, final deals args.seed + 1, held-out checkpoint deals
     # args.seed + 2, the sampling policy's draws at every checkpoint args.seed + 3.
     held_out = args.seed + 2
-    envs = [HisssEnv(players=args.players, seat=s) for s in range(1, args.players + 1)]
+    envs = [HisssEnv(players=args.players, seat=s) for s in range(args.players)]
     agent = LinearAgent()
     curve: list[tuple[int, Evaluation]] = []
     columns = (

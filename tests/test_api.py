@@ -324,6 +324,27 @@ def test_bad_records_are_refused_with_the_place_and_reason(
     assert where in body["message"]
 
 
+def test_a_refused_record_names_what_is_wrong(client: TestClient) -> None:
+    """The result, the card order, the place in a one-line file: each refusal says which, so
+    that the page says it in the reader's words."""
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    edited = json.loads(json.dumps(golden))
+    edited["result"]["cards"] = [50, *edited["result"]["cards"][1:]]
+    body = error(client.post("/api/replays", json=edited), 422, "bad_record")
+    assert body["kind"] == "result" and "result mismatch" in body["message"]
+    short = json.loads(json.dumps(golden))
+    short["cards"] = short["cards"][:10]
+    body = error(client.post("/api/replays", json=short), 422, "bad_record")
+    assert body["kind"] == "cards" and body["turn"] == 10
+    wrong = json.loads(json.dumps(golden))
+    wrong["turns"][2]["action"] = "9R"
+    assert error(client.post("/api/replays", json=wrong), 422, "bad_record")["kind"] == "move"
+    line = json.dumps(golden, separators=(",", ":"))
+    cut = line[: len(line) // 2]
+    body = error(client.post("/api/replays", content=cut.encode()), 422, "bad_record")
+    assert body["line"] == 1 and body["column"] > 100, body
+
+
 def test_records_that_are_not_json_or_too_big(client: TestClient) -> None:
     body = error(
         client.post("/api/replays", content=b'{"format": "hisss-record",\n  "version": 1,,}'),
@@ -333,6 +354,30 @@ def test_records_that_are_not_json_or_too_big(client: TestClient) -> None:
     assert body["line"] == 2
     error(client.post("/api/replays", content=b"\xff\xfe"), 422, "bad_record")
     error(client.post("/api/replays", content=b" " * 1_100_000), 413, "too_large")
+
+
+def test_the_service_worker_keeps_every_versioned_file_and_the_offline_page(
+    client: TestClient,
+) -> None:
+    script = client.get("/sw.js")
+    assert script.status_code == 200
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert script.headers["cache-control"] == "no-cache"
+    head = script.text.splitlines()[:2]
+    version = json.loads(head[0].removeprefix("const VERSION = ").removesuffix(";"))
+    files = json.loads(head[1].removeprefix("const FILES = ").removesuffix(";"))
+    page = client.get("/").text
+    assert f"/static/{version}/js/app.js" in page and f"/static/{version}/js/app.js" in files
+    assert f"/static/{version}/manifest.webmanifest" in page
+    for path in files:
+        kept = client.get(path)
+        assert kept.status_code == 200, path
+        assert "immutable" in kept.headers["cache-control"], path
+    offline = client.get("/offline")
+    assert offline.status_code == 200
+    assert "Playing needs the server" in offline.text
+    assert "Do gry potrzebny jest serwer" in offline.text
+    assert f'href="/static/{version}/css/hisss.css"' in offline.text
 
 
 def test_options_health_and_schema(client: TestClient) -> None:

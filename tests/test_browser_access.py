@@ -15,7 +15,9 @@ from support.browser import (
     Watch,
     assert_no_sideways_scroll,
     new_context,
+    open_menu,
     open_page,
+    open_ways,
     phase,
     shot,
     version,
@@ -57,6 +59,9 @@ def test_a_keyboard_only_game_with_the_text_view_and_the_live_region(
     wait_connected(page)
     # The text view is switched on from the keyboard, like everything else.
     assert focused(page, ".deck-active"), "on the player's turn the focus waits on the deck"
+    tab_to(page, "#menu-button")  # the settings are in the top bar's menu
+    page.keyboard.press("Enter")
+    assert focused(page, "#menu button, #menu select"), "the open menu takes the focus"
     tab_to(page, "#text-toggle")
     page.keyboard.press("Enter")
     expect(page.locator("#text-toggle")).to_have_attribute("aria-pressed", "true")
@@ -122,9 +127,11 @@ def test_polish_and_colour_blind_mode(
     watch = Watch()
     context = new_context(browser, watch, PHONE, locale="en-GB")
     lobby = open_page(context, watch, server.url + "/")
+    open_ways(lobby)
     expect(lobby.locator(".quick h2")).to_have_text("Play against the computer")
     assert_no_sideways_scroll(lobby)
     shot(lobby, screenshot_dir, "lobby-phone")
+    open_menu(lobby)
     lobby.locator("#lang").select_option("pl")
     expect(lobby.locator(".quick h2")).to_have_text("Graj z komputerem")
     assert lobby.evaluate("document.documentElement.lang") == "pl"
@@ -140,8 +147,12 @@ def test_polish_and_colour_blind_mode(
     marks = page.locator(".table-area .cb-mark")
     assert marks.count() > 0
     expect(marks.first).to_be_hidden()
+    open_menu(page)
     page.locator("#cb-toggle").click()
     expect(page.locator("#cb-toggle")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Escape")  # the menu closes, and gives the focus back to its button
+    expect(page.locator("#menu")).to_be_hidden()
+    assert focused(page, "#menu-button")
     expect(marks.first).to_be_visible()
     letters = set(page.locator(".table-area .cb-letter").all_text_contents())
     assert letters and letters <= POLISH_LETTERS
@@ -156,6 +167,7 @@ def test_polish_and_colour_blind_mode(
     assert page.evaluate("document.documentElement.classList.contains('cb')")
     expect(page.locator(".table-area .cb-mark").first).to_be_visible()
     # Back to English: the marks carry English letters.
+    open_menu(page)
     page.locator("#lang").select_option("en")
     expect(page.locator(".turn-status")).to_contain_text("Place your card")
     english = set(page.locator(".table-area .cb-letter").all_text_contents())
@@ -165,7 +177,8 @@ def test_polish_and_colour_blind_mode(
     # A browser that prefers Polish starts in Polish.
     polish = new_context(browser, watch, DESKTOP, locale="pl-PL")
     first = open_page(polish, watch, server.url + "/")
-    expect(first.locator(".create h2")).to_have_text("Graj online ze znajomymi")
-    expect(first.locator(".join h2")).to_have_text("Dołącz do gry")
+    open_ways(first)
+    expect(first.locator("[data-way=create] h2")).to_have_text("Graj online ze znajomymi")
+    expect(first.locator("[data-way=join] h2")).to_have_text("Dołącz do gry")
     watch.check(server)
     polish.close()

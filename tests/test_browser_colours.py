@@ -16,7 +16,7 @@ from hisss.core.cards import ALL_CARDS
 from hisss.i18n import LANGUAGES, get_catalog, symbol, symbol_path
 from hisss.record import Game, Seat
 from hisss.tui.render import Look
-from support.browser import DESKTOP, Server, Watch, new_context, open_page, shot
+from support.browser import DESKTOP, Server, Watch, new_context, open_menu, open_page, shot
 from support.tui import make_app, screen_text
 
 pytest_plugins = ["support.browser"]
@@ -127,6 +127,7 @@ def test_every_colour_has_the_same_letter_and_symbol_in_both_front_ends(
     page.keyboard.press("End")
     page.wait_for_selector(f".replay[data-step='{uploaded['steps']}']")
     expect(page.locator(".table-area .snake[data-snake]")).to_have_count(RAINBOW.size)
+    open_menu(page)
     page.locator("#cb-toggle").click()
     expect(page.locator("#cb-toggle")).to_have_attribute("aria-pressed", "true")
     for language in LANGUAGES:

@@ -21,6 +21,7 @@ from support.browser import (
     click_turn,
     new_context,
     open_page,
+    open_ways,
     phase,
     play_with_clicks,
     pump,
@@ -42,11 +43,12 @@ def test_a_whole_game_against_a_bot_with_clicks(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     shot(page, screenshot_dir, "lobby-desktop")
     page.locator(".seat-name-input").first.fill("Ala")
     page.locator(".seat-row").nth(1).locator(".seat-level").select_option("medium")
     page.get_by_role("button", name="Create the game").click()
-    expect(page.locator(".created h2")).to_contain_text("is ready")
+    expect(page.locator("#created-title")).to_contain_text("is ready")
     code = page.locator(".game-code").inner_text()
     page.locator(".play-here").first.click()
     page.wait_for_url(f"**/g/{code}")
@@ -73,10 +75,14 @@ def test_a_whole_game_against_a_bot_with_clicks(
     summary = server.get(f"/api/games/{code}")
     assert summary["status"] == "finished"
     result = summary["result"]
-    winner = ["Ala", "Bot 2 (medium)"][result["winners"][0] - 1]
     headline = end.locator("h2").inner_text()
-    if len(result["winners"]) == 1:
-        assert headline == f"{winner} wins!"
+    # The end speaks to the one player at the table.
+    expected = {
+        (1,): "You win!",
+        (2,): "Bot 2 (medium) wins this time!",
+        (1, 2): "You share the win with Bot 2 (medium)!",
+    }
+    assert headline == expected[tuple(result["winners"])]
     assert end.locator(".end-how").inner_text()
     assert end.locator(".end-how").get_attribute("data-tie-break") == (
         "yes" if result["tie_break"] else "no"
@@ -137,7 +143,9 @@ def test_two_people_play_online_and_one_reloads(
     assert reloaded and phone_shot
     for page in (ala, olek):
         expect(page.locator("dialog.end-screen")).to_be_visible()
-    assert ala.locator(".end-screen h2").inner_text() == olek.locator(".end-screen h2").inner_text()
+    # Each reads the same result, each in their own words ("You win!" or who won).
+    assert ala.locator(".end-how").inner_text() == olek.locator(".end-how").inner_text()
+    assert ala.locator(".end-screen h2").inner_text() != olek.locator(".end-screen h2").inner_text()
     assert version(ala) == version(olek)
     shot(olek, screenshot_dir, "end-phone")
     # The rematch is offered to both, and starts once both have asked for it.

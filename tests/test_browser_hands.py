@@ -18,7 +18,9 @@ from support.browser import (
     Watch,
     assert_no_sideways_scroll,
     new_context,
+    open_menu,
     open_page,
+    open_ways,
     phase,
     shot,
     version,
@@ -69,6 +71,7 @@ def test_a_whole_online_game_with_hands_against_a_bot(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, audit=True)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     # Online with friends: the same options, here with the hands face up for teaching.
     create = page.locator("form.create")
     create.get_by_label(HANDS_LABEL).check()
@@ -94,6 +97,7 @@ def test_a_whole_online_game_with_hands_against_a_bot(
     assert summary["rules"]["hand_size"] == 3 and not summary["rules"]["hands_seen_by_all"]
     assert wait_my_turn_or_end(page)
     expect(page.locator(".turn-status")).to_contain_text("play a card from your hand")
+    open_menu(page)
     page.get_by_role("button", name="Rules").click()  # the rules speak of this game's hands
     rules = page.locator("dialog.rules-dialog")
     expect(rules).to_contain_text("each player holds 3 cards that only they see")
@@ -152,6 +156,7 @@ def test_two_people_with_hands_on_one_phone_confirm_they_hold_it(
     watch = Watch()
     context = new_context(browser, watch, PHONE, touch=True, audit=True)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     device = page.locator(".device-form")
     device.get_by_label("Player 1").fill("Ala")
     device.get_by_label("Player 2").fill("Olek")
@@ -222,6 +227,7 @@ def test_levels_whose_bots_do_not_play_hands_are_not_offered_with_hands(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     options = server.get("/api/options")["levels"]
     assert [level["name"] for level in options if not level["hands"]] == ["gentle"]
 
@@ -237,6 +243,8 @@ def test_levels_whose_bots_do_not_play_hands_are_not_offered_with_hands(
     assert [s["level"] for s in bots] == ["easy"]
 
     page = open_page(context, watch, server.url + "/")
+
+    open_ways(page)
     quick = page.locator("form.quick")
     level = quick.locator(".quick-level")
     level.select_option("gentle")

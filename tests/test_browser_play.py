@@ -21,7 +21,9 @@ from support.browser import (
     assert_no_sideways_scroll,
     click_turn,
     new_context,
+    open_menu,
     open_page,
+    open_ways,
     phase,
     shot,
     version,
@@ -33,13 +35,30 @@ pytest_plugins = ["support.browser"]
 
 #: The size of a table card on a 1280x800 screen before the table took the middle (78 x 52 px).
 OLD_CARD_AREA = 78 * 52
+#: How much of its table the snakes fill, across or down, at least: the cards grow with the room
+#: (the whole game fits the window now, so the rows share its height). How much stays free
+#: depends on the deal (the longest snake, the places offered, short snakes side by side); that
+#: the cards take the largest size that fits is checked by the layout's own unit tests.
+FILLED = 0.5
+#: How the snakes fill their table: the longest row's share of its width, the rows' share of its
+#: height.
+FILLING = """() => { const s = document.querySelector('.table-scroll');
+  const rows = [...s.querySelectorAll('.snake-row')].map(r => r.getBoundingClientRect().width);
+  const list = s.querySelector('.snakes').getBoundingClientRect();
+  return [Math.max(...rows) / s.clientWidth, list.height / s.clientHeight]; }"""
 
-#: Elements wider than the window, or sticking out of it on the right.
+#: Elements wider than the window, or sticking out of it on the right (the snakes' rows may run
+#: on inside the table, which then scrolls sideways by itself).
 TOO_WIDE = """() => [...document.querySelectorAll('body *')]
-  .filter(e => !e.closest('.visually-hidden, .fly-layer, dialog:not([open])'))
+  .filter(e => !e.closest('.visually-hidden, .fly-layer, dialog:not([open]), .table-scroll > *'))
   .filter(e => { const r = e.getBoundingClientRect();
                  return r.width > innerWidth + 0.5 || r.right > innerWidth + 0.5; })
   .map(e => e.tagName + '.' + e.className).slice(0, 5)"""
+
+
+#: No card is changing size (the glow of the places to play goes on for ever).
+SETTLED = """() => document.getAnimations().every(
+  a => a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)"""
 
 
 def claimed_since(page: Page) -> bool:
@@ -70,6 +89,7 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, audit=True)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     assert_accessible(page, "the first screen (desktop)")
     shot(page, screenshot_dir, "first-screen-desktop")
     quick = page.locator(".quick")
@@ -93,6 +113,7 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     page.wait_for_selector(".ghost")
     assert_accessible(page, "the game page, placing (desktop)")
     # For beginners: the places that complete a snake are marked, and the expert gives a hint.
+    open_menu(page)  # the game's tools are in the top bar's menu
     page.get_by_role("button", name="Beginner marks").click()
     expect(page.get_by_role("button", name="Beginner marks")).to_have_attribute(
         "aria-pressed", "true"
@@ -108,9 +129,13 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     play_until(page, lambda p: version(p) > 40)
     if wait_my_turn_or_end(page) and phase(page) == "draw":
         click_turn(page)
-    # Mid-game: the table's cards are more than twice the size they were.
+    # Mid-game, once their size has settled: the table's cards are larger than they were, and
+    # as large as the room allows (the snakes fill the table across or down).
+    page.wait_for_function(SETTLED)
     area = card_area(page)
-    assert area >= 2 * OLD_CARD_AREA, f"a card covers {area:.0f} px², not twice {OLD_CARD_AREA}"
+    assert area >= OLD_CARD_AREA, f"a card covers {area:.0f} px², less than {OLD_CARD_AREA}"
+    across, down = page.evaluate(FILLING)
+    assert max(across, down) >= FILLED, f"the snakes fill {across:.0%} across, {down:.0%} down"
     shot(page, screenshot_dir, "mid-game-desktop")
     play_until(page, claimed_since)
     if claimed_since(page):
@@ -124,17 +149,21 @@ def test_one_click_to_a_game_against_bots_its_end_and_its_rematch(
     ), "every claim is in the log of moves"
     assert_accessible(page, "the end screen (desktop)")
     shot(page, screenshot_dir, "end-desktop")
-    # The rematch: the same seats, a new deal, at once (nobody else has to agree).
+    # The rematch: the same players moved one seat round (the first turn goes to the next seat),
+    # a new deal, at once (nobody else has to agree).
     end.get_by_role("button", name="Rematch").click()
     page.wait_for_url(re.compile(r"/g/(?!" + code + r")[A-Z0-9]+$"))
     wait_connected(page)
     again = page.url.rsplit("/", 1)[1]
     rematch = server.get(f"/api/games/{again}")
-    assert [s["name"] for s in rematch["seats"]] == [s["name"] for s in summary["seats"]]
+    assert [s["kind"] for s in rematch["seats"]] == ["bot", "bot", "person"]
+    assert [s["name"] for s in rematch["seats"]] == ["Bot 1 (easy)", "Bot 2 (easy)", "Player 3"]
+    expect(page.locator(".seat.mine")).to_have_attribute("data-seat", "3")
     assert rematch["pace"] == "fast" and rematch["status"] == "running"
     expect(page.locator(".seat.mine")).to_have_count(1)
     # The first screen remembers the choices of the last game against the computer.
     first = open_page(context, watch, server.url + "/")
+    open_ways(first)
     expect(first.locator(".quick-opponents")).to_have_value("2")
     expect(first.locator(".quick-level")).to_have_value("easy")
     expect(first.locator(".quick .pace-select")).to_have_value("fast")
@@ -148,6 +177,7 @@ def test_two_people_and_a_bot_take_turns_on_one_device(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, audit=True)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     device = page.locator(".device-form")
     device.get_by_label("Player 1").fill("Ala")
     device.get_by_label("Player 2").fill("Olek")
@@ -227,6 +257,7 @@ def test_motion_and_sound_and_neither_when_asked(server: Server, browser: Browse
             )
             assert page.title().startswith("Your turn")
     # The sound switch is remembered.
+    open_menu(page)
     page.locator("#sound-toggle").click()
     expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
     page.reload()
@@ -318,6 +349,7 @@ def test_every_page_passes_axe_on_a_desktop_and_a_phone(
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         context = new_context(browser, watch, viewport, touch=viewport is PHONE, audit=True)
         lobby = open_page(context, watch, server.url + "/")
+        open_ways(lobby)
         lobby.wait_for_selector(f".game-item[data-code='{finished['code']}']")
         assert_accessible(lobby, f"the lobby with its lists ({name})")
         assert_no_sideways_scroll(lobby)
@@ -331,6 +363,7 @@ def test_every_page_passes_axe_on_a_desktop_and_a_phone(
         expect(watcher.locator("dialog.end-screen")).to_be_visible()
         assert_accessible(watcher, f"a finished game watched ({name})")
         watcher.locator(".end-close").click()
+        open_menu(page)
         page.locator("#rules-button, .rules-button").first.click()
         expect(page.locator("dialog.rules-dialog")).to_be_visible()
         assert_accessible(page, f"the rules ({name})")
@@ -347,6 +380,7 @@ def test_a_refused_upload_names_the_turn_in_the_players_language(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP, locale="pl-PL")
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     golden = Path(__file__).parent / "golden" / "classic-2p-rainbow.json"
     text = golden.read_text()
     broken = tmp_path / "zla.json"
@@ -354,7 +388,7 @@ def test_a_refused_upload_names_the_turn_in_the_players_language(
     page.locator(".record-file").set_input_files(broken)
     page.locator(".upload-button").click()
     error = page.locator(".upload .form-error")
-    expect(error).to_contain_text("ruch 3 łamie zasady")
+    expect(error).to_contain_text("zasady nie pozwalają na ruch 3")
     assert not re.search(r"\d[LR]:|M:[a-z]+-|is illegal", error.inner_text()), "no engine notation"
     watch.check(server, expected=("status of 422",))
     context.close()

@@ -13,7 +13,7 @@ from hisss.bots import make_bot
 from hisss.core import Rules
 from hisss.record import resolve_deck
 from hisss.sim.play import play_game
-from support.browser import DESKTOP, PHONE, Server, Watch, new_context, open_page, shot
+from support.browser import DESKTOP, PHONE, Server, Watch, new_context, open_page, open_ways, shot
 
 pytest_plugins = ["support.browser"]
 
@@ -86,6 +86,7 @@ def test_an_uploaded_record_is_replayed(
     watch = Watch()
     context = new_context(browser, watch, DESKTOP)
     page = open_page(context, watch, server.url + "/")
+    open_ways(page)
     # A file that is no record is refused with the reason, and the lobby stays.
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "something else"}')

@@ -72,7 +72,7 @@ def _sample(command: str, flag: str, tmp: Path) -> list[str]:
         "--nodes": ["--nodes", "50"],
     }
     flags = {"--json", "--snapshots", "--progress", "--no-progress", "--fast", "--no-fast",
-             "--mirror", "--exact"}  # fmt: skip
+             "--mirror", "--exact", "--learners", "--no-learners"}  # fmt: skip
     if flag in flags:
         return [flag]
     return values[flag]
@@ -99,7 +99,10 @@ def test_every_documented_option_has_a_sample(tmp_path: Path) -> None:
 
 
 CASES = [
-    (name, flag, variant)
+    # the batched environment's kernel is compiled for a minute: that case is the whole suite's
+    pytest.param(name, flag, variant, marks=pytest.mark.slow)
+    if flag == "--learners"
+    else (name, flag, variant)
     for name, command in _commands().items()
     for flag in _documented(command)
     for variant in VARIANTS

@@ -14,17 +14,17 @@ import pytest
 from typer.testing import CliRunner
 
 from hisss.cli import app
-from hisss.record import Seat
-from hisss.server.loadtest import (
+from hisss.loadgen.client import Table
+from hisss.loadgen.loadtest import (
     KEYS,
     Figures,
     LoadTest,
     LoadTestError,
     LocalServer,
-    Table,
     run_loadtest,
     split_cpus,
 )
+from hisss.record import Seat
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 from support.server_process import ServerProcess
 

@@ -103,6 +103,48 @@ def test_train_agent_example_plots_the_checkpoints_it_prints(
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "10", "25", "30"]
 
 
+def test_openspiel_cfr_example_solves_a_small_deck(tmp_path: Path) -> None:
+    deck = tmp_path / "four.toml"
+    deck.write_text('[cards]\n"H:red" = 1\n"T:orange" = 1\n"M:red-orange" = 2\n')
+    out = _run(
+        "openspiel_cfr.py",
+        "--deck",
+        str(deck),
+        "--hand-size",
+        "1",
+        "--iterations",
+        "3",
+        "--checkpoints",
+        "1",
+        "--bots",
+        "random,careful",
+    )
+    assert "CFR+ after 1 iterations: NashConv" in out and "CFR+ after 3 iterations" in out
+    assert re.search(r"random: NashConv [0-9.]+, exploitability [0-9.]+", out)
+    assert "careful: NashConv" in out
+
+
+@pytest.mark.slow
+@pytest.mark.system
+def test_maskable_ppo_example_trains_and_evaluates() -> None:
+    """Needs the ``learn`` extra (sb3-contrib, torch), which the ``test`` extra brings."""
+    out = _run(
+        "train_maskable_ppo.py",
+        "--envs",
+        "8",
+        "--n-steps",
+        "8",
+        "--minutes",
+        "0.02",
+        "--deals",
+        "2",
+        "--against",
+        "random,careful",
+    )
+    assert re.search(r"trained [0-9,]+ learner steps in \d+ s wall", out)
+    assert "against random: win share" in out and "against careful: win share" in out
+
+
 def test_example_scripts_have_help() -> None:
-    for script in ("openspiel_mcts.py", "train_agent.py"):
+    for script in ("openspiel_mcts.py", "train_agent.py", "openspiel_cfr.py"):
         assert "usage:" in _run(script, "--help")

@@ -4,13 +4,16 @@ returns and observations."""
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 import pytest
 
 import hisss.rl.openspiel
-from hisss.core import new_game, parse_card
+from hisss.core import DeckError, new_game, parse_card
+from hisss.record import DeckFileError
+from hisss.rl.openspiel import HandBotPolicy
 from hisss.rl.spaces import ActionCodec, terminal_rewards
 
 
@@ -83,3 +86,47 @@ def test_returns_and_observations() -> None:
     winners = state.game_state.result().winners
     assert state.returns() == list(terminal_rewards(winners, 3))
     assert str(state).startswith("after turn")
+
+
+FOUR_CARDS = '[cards]\n"H:red" = 1\n"T:orange" = 1\n"M:red-orange" = 2\n'
+
+
+def test_decks_from_files(tmp_path: Path) -> None:
+    deck = tmp_path / "four.toml"
+    deck.write_text(FOUR_CARDS)
+    game = pyspiel.load_game("python_hisss", {"deck": str(deck), "hand_size": 1})
+    assert game.hisss_deck.size == 4 and game.hisss_deck.name == "four"
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[cards]\n"H:purple-ish" = 1\n')
+    with pytest.raises(DeckFileError, match=r"bad\.toml"):
+        pyspiel.load_game("python_hisss", {"deck": str(bad)})
+    with pytest.raises(DeckError, match="unknown deck 'nothing'"):
+        pyspiel.load_game("python_hisss", {"deck": "nothing"})
+
+
+def test_cfr_plus_and_the_bots_as_exact_policies(tmp_path: Path) -> None:
+    from open_spiel.python.algorithms import cfr, exploitability  # noqa: PLC0415
+
+    deck = tmp_path / "four.toml"
+    deck.write_text(FOUR_CARDS)
+    game = pyspiel.load_game("python_hisss", {"deck": str(deck), "hand_size": 1})
+    solver = cfr.CFRPlusSolver(game)
+    convs = []
+    for _ in range(20):
+        solver.evaluate_and_update_policy()
+        convs.append(exploitability.nash_conv(game, solver.average_policy()))
+    assert convs[-1] < convs[0] and convs[-1] < 0.05
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    measured = {}
+    for name in ("random", "casual", "greedy", "careful", "expert"):
+        bot = HandBotPolicy(game, name)
+        probs = bot.action_probabilities(state)
+        assert sorted(probs) == state.legal_actions() and sum(probs.values()) == pytest.approx(1)
+        measured[name] = exploitability.nash_conv(game, bot)
+    assert min(measured.values()) >= -1e-9 and measured["random"] > measured["careful"]
+    assert HandBotPolicy(game, "random").action_probabilities(state) == dict.fromkeys(
+        state.legal_actions(), 1 / len(state.legal_actions())
+    )

@@ -5,6 +5,11 @@ every decision of random games, under every rule option and deck; a rollout of a
 card left to draw must give exactly the engine's result; and the expert at a table of three or
 more must be reproducible for a seed, play ``careful``'s placement unless its rollouts say
 otherwise, and say clearly when numba is missing.
+
+The check of the compiled ``careful``'s values is marked ``slow``: its entry point,
+:func:`hisss.kernel.rollout.careful_values`, is compiled for that test alone (about 15 s of CPU on a
+clean checkout). The whole suite runs it; the fast part runs the same ``careful`` code inlined in
+the rollouts (the engine's result with nothing left to draw, and the expert's tests).
 """
 
 from __future__ import annotations
@@ -78,6 +83,7 @@ def decisions(rules: Rules, deck: Deck, players: int, seed: int) -> Iterator[Sta
         state.push(legal[rng.randrange(len(legal))])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.scoring.value + str(r.target))
 @pytest.mark.parametrize("deck", [RAINBOW, ALL_PAIRS, DOUBLE], ids=lambda d: d.name)
 def test_compiled_careful_gives_careful_s_exact_values(rules: Rules, deck: Deck) -> None:

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from hisss import bots as bots_module
 from hisss.bots import Bot
+from hisss.bots import registry as bots_module
 from hisss.cli import app
 from hisss.core import (
     RAINBOW,

@@ -179,6 +179,10 @@ async def test_the_pass_screen_lets_no_key_through_but_enter_and_q() -> None:
         assert isinstance(app.screen, QuitScreen)
         pass_box = app.screen_stack[-2].query_one("#pass-box")
         assert not pass_box.display  # the question shows alone
+        for key in ("c", "h", "plus"):  # nor do keys act behind the question
+            await pilot.press(key)
+            assert isinstance(app.screen, QuitScreen), key
+            assert (app.look.colour_blind, app.delay, status_text(app)) == (look, delay, status)
         await pilot.press("escape")
         assert isinstance(app.screen, PassScreen) and app.screen.query_one("#pass-box").display
         await pilot.press("enter")

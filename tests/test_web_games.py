@@ -129,7 +129,7 @@ def test_the_log_the_claims_and_the_experts_hint(make_client: Client) -> None:
             assert set(state["claims"]) <= set(state["legal"])
             ws.send_json({"type": "hint"})
             hint = expect(ws, "hint", seat=1)
-            assert hint["action"] in state["legal"]
+            assert hint["action"] in state["legal"] and hint["quick"] is False
             action = next(iter(state["claims"]), state["legal"][0])
             ws.send_json({"type": "play", "version": state["version"], "action": action})
             after = state_where(ws, newer(state["version"]))
@@ -178,7 +178,7 @@ def test_a_state_that_follows_the_last_one_sent_leaves_the_log_out(make_client: 
             assert hello(again, game["seats"][0]["token"])["log"][: len(log)] == log
 
 
-def test_a_solo_rematch_starts_at_once_with_the_same_seats(make_client: Client) -> None:
+def test_a_solo_rematch_starts_at_once_with_the_seats_moved_round(make_client: Client) -> None:
     client = make_client()
     game = create(client, ALA, {"kind": "bot", "level": "hard"}, pace="fast", public=True)
     token = game["seats"][0]["token"]
@@ -198,13 +198,15 @@ def test_a_solo_rematch_starts_at_once_with_the_same_seats(make_client: Client) 
     code = made["rematch"]["code"]
     summary = client.get(f"/api/games/{code}").json()
     assert summary["status"] == "running" and summary["pace"] == "fast" and summary["public"]
+    # Each rematch gives the first turn to the next seat: the bot, renamed for its new seat,
+    # now moves first, and Ala's token holds her new seat.
     assert [(s["kind"], s["name"], s["level"]) for s in summary["seats"]] == [
+        ("bot", "Bot 1 (hard)", "hard"),
         ("person", "Ala", None),
-        ("bot", "Bot 2 (hard)", "hard"),
     ]
     with client.websocket_connect(f"/ws/games/{code}") as ws:
         ws.send_json({"type": "hello", "token": token})
-        expect(ws, "welcome", role="seat", seat=1)  # the same token holds the same seat
+        expect(ws, "welcome", role="seat", seat=2)
 
 
 def test_an_online_rematch_starts_when_every_person_asks(make_client: Client) -> None:
@@ -245,7 +247,9 @@ def test_an_online_rematch_starts_when_every_person_asks(make_client: Client) ->
     record = client.get(f"/api/games/{game['code']}/record")
     assert record.status_code == 200, "the rematch steps stay out of the game's record"
     code = made["rematch"]["code"]
-    for token, seat in ((ala, 1), (olek, 2)):
+    # Olek moves first in the rematch: every holder moved one seat round.
+    assert [s["name"] for s in client.get(f"/api/games/{code}").json()["seats"]] == ["Olek", "Ala"]
+    for token, seat in ((ala, 2), (olek, 1)):
         with client.websocket_connect(f"/ws/games/{code}") as ws:
             ws.send_json({"type": "hello", "token": token})
             expect(ws, "welcome", seat=seat)
@@ -332,3 +336,23 @@ def test_a_device_asks_for_the_rematch_for_all_its_people_at_once(make_client: C
     with client.websocket_connect(f"/ws/games/{made['rematch']['code']}") as ws:
         ws.send_json({"type": "hello", "token": token})
         expect(ws, "welcome", seats=[1, 2])
+
+
+def test_a_hint_while_the_expert_gets_ready_is_marked_quick(
+    make_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The server makes the expert's compiled code ready as it starts; meanwhile the expert answers
+    # with careful's placement at once, and the answer says it is a quick one.
+    monkeypatch.setattr("hisss.server.service.is_warming", lambda: True)
+    monkeypatch.setattr("hisss.bots.expert.is_warming", lambda: True)
+    client = make_client(rate_per_second=1000.0, rate_burst=1000)
+    game = new_game(client, ALA, BOT)
+    with client.websocket_connect(game["websocket"]) as ws:
+        state = hello(ws, game["seats"][0]["token"])
+        if state["to_move"] != 1:
+            state = state_where(ws, lambda s: s["to_move"] == 1)
+        ws.send_json({"type": "draw", "version": state["version"]})
+        state = state_where(ws, newer(state["version"]))
+        ws.send_json({"type": "hint"})
+        hint = expect(ws, "hint", seat=1)
+        assert hint["action"] in state["legal"] and hint["quick"] is True

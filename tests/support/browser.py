@@ -212,6 +212,22 @@ def open_page(context: BrowserContext, watch: Watch, url: str) -> Page:
     return page
 
 
+def open_ways(page: Page) -> None:
+    """Open every one of the first screen's other ways to play (on this device, online, join,
+    replay), which start closed under their titles."""
+    closed = page.locator("details.way:not([open]) > summary")
+    while closed.count():
+        closed.first.click()
+    page.wait_for_function("() => !document.querySelector('details.way:not([open])')")
+
+
+def open_menu(page: Page) -> None:
+    """Open the top bar's menu (the game's tools and the settings), unless it is open."""
+    if page.locator("#menu").is_hidden():
+        page.locator("#menu-button").click()
+    page.locator("#menu").wait_for(state="visible")
+
+
 def wait_connected(page: Page) -> None:
     """Wait until the game page's websocket has said hello and the first state is drawn."""
     page.wait_for_selector(".game[data-ws='open'][data-version]")

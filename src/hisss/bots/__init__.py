@@ -21,34 +21,16 @@ hisss.core.errors.ConfigError: unknown bot 'genius' (known bots: random, casual,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from hisss.bots.base import Bot, Budget
 from hisss.bots.careful import CarefulBot
-from hisss.bots.endgame import EndgameBot
-from hisss.bots.expectimax import ExpectimaxBot
-from hisss.bots.expert import ExpertBot
 from hisss.bots.gentle import GentleBot
 from hisss.bots.greedy import CasualBot, GreedyBot
 from hisss.bots.levels import LEVEL_NAMES, LEVELS, make_level
-from hisss.bots.mcts import MctsBot
 from hisss.bots.random_bot import RandomBot
+from hisss.bots.registry import BOT_NAMES, make_named, unknown_bot
 from hisss.core import ConfigError
-
-_FACTORIES: dict[str, Callable[[], Bot]] = {
-    "random": RandomBot,
-    "casual": CasualBot,
-    "greedy": GreedyBot,
-    "careful": CarefulBot,
-    "gentle": GentleBot,
-    "expectimax": ExpectimaxBot,
-    "mcts": MctsBot,
-    "endgame": EndgameBot,
-    "expert": ExpertBot,
-}
-
-#: The names :func:`make_bot` knows, in the order they are listed in help texts.
-BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
 def make_bot(name: str, *, levels: bool = True) -> Bot:
@@ -57,16 +39,12 @@ def make_bot(name: str, *, levels: bool = True) -> Bot:
     Raises :class:`~hisss.core.ConfigError` for an unknown name.
     """
     key = name.strip().lower() if isinstance(name, str) else name
-    try:
-        factory = _FACTORIES[key]
-    except (KeyError, TypeError):
-        if levels and isinstance(key, str) and key in LEVELS:
-            return make_level(key)
-        also = f"; levels: {', '.join(LEVEL_NAMES)}" if levels else ""
-        raise ConfigError(
-            f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)}{also})"
-        ) from None
-    return factory()
+    bot = make_named(key) if isinstance(key, str) else None
+    if bot is not None:
+        return bot
+    if levels and isinstance(key, str) and key in LEVELS:
+        return make_level(key)
+    raise unknown_bot(name, f"; levels: {', '.join(LEVEL_NAMES)}" if levels else "")
 
 
 def make_bots(spec: str | Sequence[str], players: int) -> tuple[Bot, ...]:

@@ -38,9 +38,9 @@ from math import comb
 
 from hisss.bots.careful import claim_value
 from hisss.bots.features import claim_of, claim_profile
-from hisss.bots.greedy import greedy_action
+from hisss.bots.greedy import greedy_action, greedy_candidates
 from hisss.bots.hand_expert import expert_play
-from hisss.core import Action, JoinClaim, Scoring, SeatView
+from hisss.core import Action, ConfigError, JoinClaim, Scoring, SeatView
 
 #: ``casual``'s chance of a uniformly random play on a turn with a choice.
 CASUAL_MISS = 1 / 3
@@ -141,6 +141,37 @@ def careful_play(view: SeatView, rng: random.Random, seconds: float | None = Non
     return _pick([a for a, v in values if v >= best - 1e-9], rng)
 
 
+def play_distribution(name: str, view: SeatView, rng: random.Random) -> list[tuple[Action, float]]:
+    """The probability of each legal play of bot ``name`` in ``view``: exact for ``random``,
+    ``casual``, ``greedy`` and ``careful`` (uniform over their ties, ``casual`` mixing in its
+    random third), and for the others the one play they choose with ``rng`` (probability 1).
+    For exact measures over a whole game (a best response, an exploitability)."""
+    legal = view.legal_actions()
+    if len(legal) == 1:
+        return [(legal[0], 1.0)]
+    if name == "random":
+        return [(a, 1 / len(legal)) for a in legal]
+    if name in ("greedy", "casual"):
+        top = set(greedy_candidates(view.known(), legal))
+        miss = CASUAL_MISS if name == "casual" else 0.0
+        return [
+            (a, miss / len(legal) + (1 - miss) * (1 / len(top) if a in top else 0.0)) for a in legal
+        ]
+    if name == "careful":
+        values = careful_values(view)
+        best = max(v for _, v in values)
+        top_count = sum(v >= best - 1e-9 for _, v in values)
+        return [(a, 1 / top_count if v >= best - 1e-9 else 0.0) for a, v in values]
+    policy = HAND_POLICIES.get(name)
+    if policy is None:
+        raise ConfigError(
+            f"bot {name!r} does not play the hand variant "
+            f"(bots that do: {', '.join(HAND_POLICIES)})"
+        )
+    chosen = policy(view, rng, None)
+    return [(a, 1.0 if a == chosen else 0.0) for a in legal]
+
+
 #: The bots that play the hand variant, by registry name: each maps a seat's view, a random
 #: generator and a time limit in seconds (or ``None``) to a legal play (``expert``:
 #: :mod:`hisss.bots.hand_expert`).
@@ -161,5 +192,6 @@ __all__ = [
     "casual_play",
     "expected_best",
     "greedy_play",
+    "play_distribution",
     "random_play",
 ]

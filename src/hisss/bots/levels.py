@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hisss.bots.base import Bot, Budget
+from hisss.bots.registry import make_named, unknown_bot
 from hisss.core import ConfigError
 
 
@@ -64,21 +65,17 @@ LEVEL_HELP: dict[str, str] = {
 def make_level(name: str) -> Bot:
     """A new bot for a level name; raises :class:`~hisss.core.ConfigError` for an unknown level,
     or when the level's bot is not registered."""
-    # The registry in hisss.bots imports this module to accept level names, so it is imported
-    # here, at call time, once both modules are loaded.
-    from hisss.bots import make_bot  # noqa: PLC0415
-
     key = name.strip().lower() if isinstance(name, str) else name
     try:
         level = LEVELS[key]
     except (KeyError, TypeError):
         raise ConfigError(f"unknown level {name!r} (levels: {', '.join(LEVEL_NAMES)})") from None
-    try:
-        bot = make_bot(level.bot, levels=False)
-    except ConfigError as exc:
+    bot = make_named(level.bot)
+    if bot is None:
         raise ConfigError(
-            f"level {key!r} plays the bot {level.bot!r}, which is not available: {exc}"
-        ) from None
+            f"level {key!r} plays the bot {level.bot!r}, which is not available: "
+            f"{unknown_bot(level.bot)}"
+        )
     if level.budget is not None:
         bot.budget = level.budget
     return bot

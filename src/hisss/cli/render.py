@@ -94,6 +94,29 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
         )
     if figures.get("fast_note"):
         console.print(f"kernel: {figures['fast_note']}", markup=False, soft_wrap=True)
+    learners = figures.get("learners")
+    if learners:
+        table = Table(
+            title=f"learner steps, random actions (load average {learners['load_before']}"
+            f" before, {learners['load_after']} after)"
+        )
+        table.add_column("environment")
+        table.add_column("steps per second", justify="right")
+        table.add_column("steps per CPU-second", justify="right")
+        for key, label in (
+            ("single_v0", "HisssEnv, v0 spaces"),
+            ("single_v1", "HisssEnv, v1 spaces"),
+            ("batched", f"BatchedHisssEnv, {learners['batch']:,} games"),
+        ):
+            row = learners[key]
+            table.add_row(label, f"{row['per_second']:,}", f"{row['per_cpu_second']:,}")
+        console.print(table)
+        console.print(
+            f"batched kernel compile or cache load: {learners['batched']['compile_seconds']} s "
+            "(not timed)",
+            markup=False,
+            soft_wrap=True,
+        )
     if not figures.get("positions", 1):
         console.print(
             "no decision points: no game of this deck has a turn, so the operations were not timed",

@@ -261,7 +261,7 @@ def loadtest_command(
     """
     with errors():
         with _web_extra("loadtest", "pip install -e '.[web]'"):
-            from hisss.server.loadtest import KEYS, Figures, run_loadtest  # noqa: PLC0415
+            from hisss.loadgen.loadtest import KEYS, Figures, run_loadtest  # noqa: PLC0415
             from hisss.storage import database_url  # noqa: PLC0415
         db = database_url(database) if database is not None else None
         run = functools.partial(

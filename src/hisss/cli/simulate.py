@@ -158,6 +158,14 @@ def bench(
             help="Also measure the compiled kernel (fast_games_per_second; needs numba).",
         ),
     ] = True,
+    learners: Annotated[
+        bool,
+        typer.Option(
+            "--learners/--no-learners",
+            help="Also measure learner steps per second: the Gymnasium environment and the "
+            "batched compiled one (needs the rl extra and numba).",
+        ),
+    ] = False,
 ) -> None:
     """Measure the engine's random-play throughput on one core.
 
@@ -170,6 +178,10 @@ def bench(
         rule_set = checked_rules(rules, rule_set_options, players)
         the_deck = resolve_deck(deck)
         figures = run_bench(seconds, players, rule_set, the_deck, fast=fast)
+        if learners:
+            from hisss.rl.bench import learner_throughput  # noqa: PLC0415 (the rl extra)
+
+            figures["learners"] = learner_throughput(seconds, players, rule_set, the_deck)
     show(figures, as_json, print_bench)
 
 

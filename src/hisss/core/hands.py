@@ -20,7 +20,7 @@ the cards it has not seen, never where they are. Bots and learners see only that
 :meth:`SeatView.sample` deals the unseen cards into a full state for a search.
 
 >>> from hisss.core.cards import parse_card
->>> from hisss.core.state import new_game
+>>> from hisss.core.starting import new_game
 >>> s = new_game(2, Rules(hand_size=2))
 >>> for text in ("M:blue-green", "M:green-yellow", "M:red-orange", "H:purple", "T:red"):
 ...     s.draw(parse_card(text))                   # the starter, then the deal: 1, 2, 1, 2

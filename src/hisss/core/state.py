@@ -20,12 +20,13 @@ hidden except the order of the remaining cards, which is not in the state at all
 each chance step).
 
 The hand variant (``Rules.hand_size``: each player holds cards the others cannot see) is a
-subclass, :class:`hisss.core.hands.HandState`, which :func:`new_game` makes when the rules ask for
-hands: dealing into a hand is a further kind of chance outcome, an action names the card of the
-hand it plays, and what a seat may see is a view of the state for that seat.
+subclass, :class:`hisss.core.hands.HandState`, which :func:`~hisss.core.starting.new_game` makes
+when the rules ask for hands: dealing into a hand is a further kind of chance outcome, an action
+names the card of the hand it plays, and what a seat may see is a view of the state for that seat.
 
 >>> import random
 >>> from hisss.core.cards import parse_card
+>>> from hisss.core import new_game
 >>> s = new_game(players=2)
 >>> s.draw(parse_card("M:blue-green"))          # the starter
 >>> s.draw(parse_card("M:green-yellow"))        # seat 1 draws
@@ -47,9 +48,9 @@ from typing import NamedTuple
 
 from hisss.core.actions import CAPS, EXTENDS, NEW, Action, ActionKind, End, join, reserve
 from hisss.core.cards import HEAD, MID, TAIL, WILD, Card, card_from_code
-from hisss.core.decks import RAINBOW, Deck, get_deck
-from hisss.core.errors import ConfigError, IllegalActionError, IllegalDrawError
-from hisss.core.rules import JoinClaim, Rules, Scoring, get_rules
+from hisss.core.decks import Deck
+from hisss.core.errors import IllegalActionError, IllegalDrawError
+from hisss.core.rules import JoinClaim, Rules, Scoring
 from hisss.core.scoring import Result, score
 from hisss.core.snake import EndColour, Snake, lone
 
@@ -73,6 +74,7 @@ class Placement(NamedTuple):
     out a claim again by comparing pits.
 
     >>> from hisss.core.cards import parse_card
+    >>> from hisss.core import new_game
     >>> s = new_game(players=2)
     >>> for text in ("M:red-orange", "H:red", "T:orange"):
     ...     s.draw(parse_card(text))
@@ -103,7 +105,8 @@ _new_placement = tuple.__new__
 
 
 class State:
-    """A position in a game; see the module docstring. Build one with :func:`new_game`."""
+    """A position in a game; see the module docstring. Build one with
+    :func:`~hisss.core.starting.new_game`."""
 
     __slots__ = (
         "_finished",
@@ -519,34 +522,6 @@ class State:
             if s.has_tail and u.has_tail:
                 return "the joined snake would have two tails"
         return "the colours do not match"
-
-
-def new_game(
-    players: int = 2, rules: Rules | str | None = None, deck: Deck | str = RAINBOW
-) -> State:
-    """A new game before the starter is drawn (a :class:`~hisss.core.hands.HandState` when the
-    rules ask for hands).
-
-    ``rules`` is a :class:`Rules` or a preset name (default ``classic``); ``deck`` a :class:`Deck`
-    or a built-in deck name. Raises :class:`~hisss.core.errors.ConfigError` when the rules do not
-    allow ``players``, :class:`~hisss.core.errors.DeckError` for an unknown deck name.
-    """
-    if rules is None:
-        rules = Rules()
-    elif isinstance(rules, str):
-        rules = get_rules(rules)
-    elif not isinstance(rules, Rules):
-        raise ConfigError(f"rules must be Rules or a preset name, not {type(rules).__name__}")
-    if isinstance(deck, str):
-        deck = get_deck(deck)
-    elif not isinstance(deck, Deck):
-        raise ConfigError(f"deck must be a Deck or a deck name, not {type(deck).__name__}")
-    if rules.hand_size:
-        # The hand variant's state is a subclass, in a module that imports this one.
-        from hisss.core.hands import HandState  # noqa: PLC0415
-
-        return HandState(rules, deck, players)
-    return State(rules, deck, players)
 
 
 def deal(deck: Deck, rng: random.Random) -> list[Card]:

@@ -47,7 +47,8 @@ from hisss.core.decks import Deck
 from hisss.core.errors import ConfigError, IllegalDrawError
 from hisss.core.hands import HandState, SeatView
 from hisss.core.rules import Rules
-from hisss.core.state import Placement, State, deal, new_game
+from hisss.core.starting import new_game
+from hisss.core.state import Placement, State, deal
 from hisss.record.format import GameRecord, Turn, result_to_dict
 from hisss.record.seats import Seat
 from hisss.record.snakes import SnakeTexts

@@ -37,11 +37,22 @@ from hisss.record.seats import Seat
 
 
 class ReplayError(HisssError):
-    """A record that is not a game played by the rules; ``turn`` counts from 1 (0: the header)."""
+    """A record that is not a game played by the rules; ``turn`` counts from 1 (0: the header).
 
-    def __init__(self, turn: int, reason: str) -> None:
+    ``kind`` names what is wrong, for a front end to say in its own words: ``setup`` (the header
+    does not make a game), ``cards`` (the card order: a card that is not the next one, cannot be
+    drawn, or too few or too many cards), ``seat`` (the wrong player), ``move`` (a placement the
+    rules do not allow), ``snapshot`` (a table, pits or hands that differ from the game's),
+    ``over`` (turns after the end) or ``result`` (a result that is not the game's).
+    """
+
+    KINDS = ("setup", "cards", "seat", "move", "snapshot", "over", "result")
+
+    def __init__(self, turn: int, reason: str, kind: str = "move") -> None:
+        assert kind in self.KINDS, kind
         self.turn = turn
         self.reason = reason
+        self.kind = kind
         super().__init__(printable(f"turn {turn}: {reason}", None))
 
 
@@ -121,6 +132,7 @@ class _Replay:
                 0,
                 f"card {hidden + 1} of the card order is hidden (a record made for one seat "
                 "hides the other hands), so the game cannot be replayed",
+                kind="cards",
             )
         self.cards: tuple[Card, ...] = tuple(c for c in record.cards if c is not None)
         if seats is None:
@@ -128,14 +140,16 @@ class _Replay:
         try:
             self.game = Game(record.rules, record.deck, seats, seed=record.seed, cards=self.cards)
         except ConfigError as exc:
-            raise ReplayError(0, f"the header does not describe a game: {exc}") from None
+            raise ReplayError(
+                0, f"the header does not describe a game: {exc}", kind="setup"
+            ) from None
         self.hands = isinstance(self.game.state, HandState)
         if self.cards:
             self._draw(0)
             if self.hands:
                 self._draw_due(0)
         elif record.turns:
-            raise ReplayError(0, "the card order is empty, so there is no starter")
+            raise ReplayError(0, "the card order is empty, so there is no starter", kind="cards")
 
     def _draw_due(self, number: int) -> None:
         """The hand variant: draw every card the game calls for that the record holds."""
@@ -160,13 +174,15 @@ class _Replay:
                     f"card {card} cannot be drawn: the deck {_json(deck.name)} has {copies} "
                     f"{'copy' if copies == 1 else 'copies'} and all were drawn before"
                 )
-            raise ReplayError(number, reason) from None
+            raise ReplayError(number, reason, kind="cards") from None
 
     def play(self, number: int, turn: Turn) -> None:
         game = self.game
         if game.is_over():
             raise ReplayError(
-                number, f"the game is over after turn {number - 1}, but the record goes on"
+                number,
+                f"the game is over after turn {number - 1}, but the record goes on",
+                kind="over",
             )
         if self.hands:
             self._play_hand(number, turn)
@@ -175,11 +191,14 @@ class _Replay:
             raise ReplayError(
                 number,
                 f"the card order ends after {len(self.cards)} cards, none left for this turn",
+                kind="cards",
             )
         expected = self.cards[number]
         if turn.card != expected:
             raise ReplayError(
-                number, f"card {turn.card} is not the next card of the order ({expected} is)"
+                number,
+                f"card {turn.card} is not the next card of the order ({expected} is)",
+                kind="cards",
             )
         self._draw(number)
         state = game.state
@@ -187,6 +206,7 @@ class _Replay:
             raise ReplayError(
                 number,
                 f"seat {_seat(turn.player)} is recorded, but seat {state.to_move + 1} is to move",
+                kind="seat",
             )
         try:
             game.place(turn.action)
@@ -211,11 +231,13 @@ class _Replay:
                 number,
                 f"the card order ends after {len(self.cards)} cards, before the cards of this "
                 "turn's hand are drawn",
+                kind="cards",
             )
         if turn.player != state.to_move:
             raise ReplayError(
                 number,
                 f"seat {_seat(turn.player)} is recorded, but seat {state.to_move + 1} is to play",
+                kind="seat",
             )
         try:
             game.place(turn.action.where.play(turn.card))
@@ -235,6 +257,7 @@ class _Replay:
                         number,
                         f"hands snapshot mismatch: seat {seat + 1} holds {_json(mine)} after the "
                         f"turn, the record says {_json(list(theirs))}",
+                        kind="snapshot",
                     )
         self._draw_due(number)
 
@@ -245,6 +268,7 @@ class _Replay:
                 number,
                 f"table snapshot mismatch: the table has {len(actual)} snakes after the turn, "
                 f"the record says {len(recorded)}",
+                kind="snapshot",
             )
         for i, (mine, theirs) in enumerate(zip(actual, recorded, strict=True)):
             if mine != theirs:
@@ -252,6 +276,7 @@ class _Replay:
                     number,
                     f"table snapshot mismatch: snake {i + 1} is {_json(mine)} after the turn, "
                     f"the record says {_json(theirs)}",
+                    kind="snapshot",
                 )
 
     def _check_pits(self, number: int, recorded: Sequence[Sequence[str]]) -> None:
@@ -261,6 +286,7 @@ class _Replay:
                 number,
                 f"pits snapshot mismatch: the game has {len(pits)} pits, "
                 f"the record {len(recorded)}",
+                kind="snapshot",
             )
         for seat, (pit, theirs) in enumerate(zip(pits, recorded, strict=True)):
             mine = [str(s) for s in pit]
@@ -269,6 +295,7 @@ class _Replay:
                     number,
                     f"pits snapshot mismatch: seat {seat + 1}'s pit is {_json(mine)} after the "
                     f"turn, the record says {_json(list(theirs))}",
+                    kind="snapshot",
                 )
 
     def finish(self) -> State:
@@ -283,6 +310,7 @@ class _Replay:
                     placed + 1,
                     f"the card order has {extra} more {'card' if extra == 1 else 'cards'} than "
                     "the game draws",
+                    kind="cards",
                 )
         elif extra > 0:
             if state.is_terminal():
@@ -290,12 +318,14 @@ class _Replay:
                     placed + 1,
                     f"the game is over after turn {placed}, but the card order has {extra} "
                     f"more {'card' if extra == 1 else 'cards'}",
+                    kind="cards",
                 )
             if extra > 1:
                 raise ReplayError(
                     placed + 1,
                     f"the card order has {extra} cards after the last turn; a record holds "
                     "only the cards drawn, at most one of them not yet placed",
+                    kind="cards",
                 )
             self._draw(placed + 1)
         recorded = self.record.result
@@ -307,7 +337,9 @@ class _Replay:
                     else "a card is to be placed"
                 )
                 raise ReplayError(
-                    placed, f"the record gives a result, but the game is not over ({left})"
+                    placed,
+                    f"the record gives a result, but the game is not over ({left})",
+                    kind="result",
                 )
             actual = result_to_dict(state.result())
             for key, value in recorded.items():
@@ -318,6 +350,7 @@ class _Replay:
                         placed,
                         f"result mismatch: the record says {key} {_json(wanted)}, "
                         f"the game gives {_json(mine)}",
+                        kind="result",
                     )
         return state
 

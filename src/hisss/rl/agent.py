@@ -24,7 +24,7 @@ random over the legal actions while the weights are zero). :func:`train` can sto
 (numbers of games played, 0 included) to have the current policy evaluated, without changing the
 course of training.
 
->>> envs = [HisssEnv(players=2, seat=1), HisssEnv(players=2, seat=2)]
+>>> envs = [HisssEnv(players=2, seat=0), HisssEnv(players=2, seat=1)]
 >>> agent = LinearAgent()
 >>> seen = []
 >>> curve = train(agent, envs, episodes=3, seed=1, checkpoints=[0, 2], on_checkpoint=seen.append)
@@ -39,14 +39,14 @@ import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from hisss.bots import make_bot
 from hisss.bots.features import claim_of, claim_profile, expected_claim, remaining_weights
-from hisss.core import Action, ActionKind, JoinClaim, State, deal
+from hisss.core import Action, ActionKind, JoinClaim, SeatView, State, deal
 from hisss.rl.gymnasium_env import HisssEnv
 
 #: The names of the numbers describing an action, in order.
@@ -94,9 +94,12 @@ class LinearAgent:
         return p
 
     def describe(self, env: HisssEnv, mask: npt.NDArray[np.int8]) -> tuple[list[int], Vector]:
-        """The legal indices of ``mask`` and their features in the position of ``env``."""
+        """The legal indices of ``mask`` and their features, from what the learning seat of
+        ``env`` may know (:attr:`HisssEnv.view`; in the hand variant the position made of its
+        view alone, :meth:`~hisss.core.SeatView.known`)."""
         legal = [int(i) for i in np.flatnonzero(mask)]
-        state = env.game
+        view = env.view
+        state = view.known() if isinstance(view, SeatView) else view
         rows = [action_features(state, env.index_to_action(i)) for i in legal]
         return legal, np.array(rows)
 
@@ -124,9 +127,10 @@ class Evaluation:
         )
 
 
-def _share(env: HisssEnv) -> float:
-    """The learning seat's share of the win in the finished game of ``env``."""
-    winners = env.game.result().winners
+def _share(env: HisssEnv, info: dict[str, Any]) -> float:
+    """The learning seat's share of the win in the finished game of ``env`` (``info``: the last
+    step's, which holds the result)."""
+    winners = info["result"].winners
     return 1.0 / len(winners) if env.seat in winners else 0.0
 
 
@@ -167,7 +171,7 @@ def train(
             _, reward, done, _, info = env.step(legal[k])
         agent.weights += lr * (reward - baseline) * grad
         baseline += (reward - baseline) / min(episode + 1, 100)
-        shares.append(_share(env))
+        shares.append(_share(env, info))
         if progress is not None:
             progress(1)
         if on_checkpoint is not None and episode + 1 in checkpoints:
@@ -200,9 +204,13 @@ class BotPolicy:
         self.rng = random.Random(seed)
 
     def act(self, env: HisssEnv, mask: npt.NDArray[np.int8]) -> int:
-        """The bot's choice in the position of ``env``, as an index of its action space."""
+        """The bot's choice from what the learning seat of ``env`` may know
+        (:attr:`HisssEnv.view`), as an index of its action space."""
         del mask
-        return env.action_to_index(self.bot.choose(env.game, self.rng))
+        view = env.view
+        if isinstance(view, SeatView):
+            return env.action_to_index(self.bot.choose_from_hand(view, self.rng))
+        return env.action_to_index(self.bot.choose(view, self.rng))
 
 
 class Policy(Protocol):
@@ -220,13 +228,18 @@ def evaluate(
     seed: int = 0,
     opponents: Sequence[str] = ("random",),
     progress: Callable[[int], None] | None = None,
+    **env_options: Any,
 ) -> Evaluation:
     """Play every one of ``deals`` random deals once from each seat against ``opponents``.
 
     The interval is the normal one over deals (each deal's mean share is one observation), since
-    the games of one deal are not independent.
+    the games of one deal are not independent. ``env_options`` go to :class:`HisssEnv` (``rules``,
+    ``space``, ``normalize``, ``skip_forced``, ...).
     """
-    envs = [HisssEnv(players=players, seat=s, opponents=opponents) for s in range(1, players + 1)]
+    envs = [
+        HisssEnv(players=players, seat=s, opponents=opponents, **env_options)
+        for s in range(players)
+    ]
     rng = random.Random(seed)
     per_deal: list[float] = []
     for d in range(deals):
@@ -237,7 +250,7 @@ def evaluate(
             done = False
             while not done:
                 _, _, done, _, info = env.step(agent.act(env, info["action_mask"]))
-            total += _share(env)
+            total += _share(env, info)
         per_deal.append(total / players)
         if progress is not None:
             progress(1)

@@ -95,11 +95,12 @@ class HandActionCodec(ActionCodec):
         object.__setattr__(self, "size", CARD_KINDS + 28 * s + 4 * len(self.mids) * s * s)
 
     @staticmethod
-    def for_deck(deck: Deck | str) -> HandActionCodec:
-        """The codec of a deck (a :class:`Deck` or a built-in deck name), shared per deck."""
+    def for_deck(deck: Deck | str, limit: int = 0) -> HandActionCodec:
+        """The codec of a deck (a :class:`Deck` or a built-in deck name), shared per deck;
+        ``limit`` bounds the snakes named, as for :class:`~hisss.rl.spaces.ActionCodec`."""
         if isinstance(deck, str):
             deck = get_deck(deck)
-        return _hand_codec(deck)
+        return _hand_codec(deck, limit)
 
     def action_to_index(self, action: Action) -> int:
         """The index of a play; raises :class:`ValueError` for one outside the space (no card,
@@ -153,8 +154,8 @@ class HandActionCodec(ActionCodec):
 
 
 @cache
-def _hand_codec(deck: Deck) -> HandActionCodec:
-    return HandActionCodec(deck)
+def _hand_codec(deck: Deck, limit: int) -> HandActionCodec:
+    return HandActionCodec(deck, limit)
 
 
 class HandObservationLayout(ObservationLayout):
@@ -186,7 +187,7 @@ class HandObservationLayout(ObservationLayout):
             hand = view.hands[(view.seat + k) % players]
             for card in hand or ():
                 out[base + CARD_KINDS * k + card.code] += 1.0
-        encode_table(out, parts["table"].start, view.table)
+        encode_table(out, parts["table"].start, view.table, self.codec.max_snakes)
         base = parts["seats"].start
         for k in range(players):
             other = (view.seat + k) % players
@@ -204,9 +205,12 @@ class HandObservationLayout(ObservationLayout):
         return out
 
 
-def action_codec(rules: Rules, deck: Deck) -> ActionCodec | HandActionCodec:
-    """The action space of a configuration: the classic game's, or the hand variant's."""
-    return HandActionCodec.for_deck(deck) if rules.hand_size else ActionCodec.for_deck(deck)
+def action_codec(rules: Rules, deck: Deck, limit: int = 0) -> ActionCodec | HandActionCodec:
+    """The action space of a configuration: the classic game's, or the hand variant's
+    (``limit``: a bound on the snakes named, 0 for none)."""
+    if rules.hand_size:
+        return HandActionCodec.for_deck(deck, limit)
+    return ActionCodec.for_deck(deck, limit)
 
 
 def observation_layout(

@@ -6,7 +6,8 @@ node.
 
 ``python_hisss``
     Parameters: ``players`` (2 to 5, default 2), ``rules`` (a preset name, default ``classic``),
-    ``deck`` (a built-in deck name, default ``rainbow``), ``hand_size`` (0, the classic game, to
+    ``deck`` (a built-in deck name, default ``rainbow``, or the path of a deck file, ``.toml``
+    or ``.json``, see :mod:`hisss.record.deckfile`), ``hand_size`` (0, the classic game, to
     5: the hand variant) and ``hands_seen_by_all`` (default false), e.g.
     ``pyspiel.load_game("python_hisss", {"players": 3, "hand_size": 3})``.
 
@@ -59,19 +60,34 @@ Version history
 
 from __future__ import annotations
 
+import random
+import sys
+import warnings
+import zlib
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from hisss.core import HandState, SeatView, Snake, State, get_deck, get_rules, new_game
+from hisss.bots.hand import play_distribution
+from hisss.core import Card, HandState, State, get_rules, new_game
 from hisss.core.cards import CARD_KINDS, card_from_code
 from hisss.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from hisss.record import resolve_deck
 from hisss.rl.hand_spaces import HandActionCodec, action_codec, observation_layout
-from hisss.rl.pettingzoo_env import render_text
+from hisss.rl.rendering import render_text, render_view
 from hisss.rl.spaces import ActionCodec, check_deck_for_play, terminal_rewards
+
+#: The module of OpenSpiel's ``MCTSBot``, whose search of a hidden-hand game warns.
+_MCTS_MODULE = "open_spiel.python.algorithms.mcts"
+
+
+class HiddenInformationWarning(UserWarning):
+    """A search that sees cards no player may see (OpenSpiel's ``MCTSBot`` on hidden hands)."""
+
 
 #: The parameters of ``python_hisss`` and their defaults.
 DEFAULT_PARAMS: dict[str, Any] = {
@@ -118,7 +134,7 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
             hand_size=merged["hand_size"],
             hands_seen_by_all=merged["hands_seen_by_all"],
         )
-        self.hisss_deck = get_deck(str(merged["deck"]))
+        self.hisss_deck = resolve_deck(str(merged["deck"]))
         self.players = int(merged["players"])
         self.hisss_rules.check_players(self.players)
         check_deck_for_play(self.hisss_deck)
@@ -157,9 +173,9 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
 class _Position:
     """Holds the engine's state; copied with :meth:`State.copy` when OpenSpiel clones a state
     (a deep copy of the engine's undo history would cost several times more). In the hand
-    variant it also keeps the trail of steps each player saw: ``(seat, card code, play)`` with
-    ``seat`` the hand a card was drawn into (-1 for the starter and for a play, whose index is
-    ``play``)."""
+    variant it also keeps the trail of steps: ``(seat, card code, play)``, for a draw ``seat``
+    the hand the card went into (-1 for the starter) and ``play`` -1, for a play the seat that
+    made it, -1 and the play's index."""
 
     __slots__ = ("state", "trail")
 
@@ -222,7 +238,7 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
                 receiver = state.receiver
                 self.trail.append((-1 if receiver is None else receiver, action, -1))
             else:
-                self.trail.append((-1, -1, action))
+                self.trail.append((state.to_move, -1, action))
         if state.is_chance_node():
             state.draw(card_from_code(action))
         else:
@@ -233,6 +249,48 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {card_from_code(action)}"
         return str(self.codec.index_to_action(action))
+
+    def clone(self) -> HisssState:
+        """A copy of this state. Warns with :class:`HiddenInformationWarning` when OpenSpiel's
+        ``MCTSBot`` clones a game whose hands are hidden: it searches the true position, every
+        hand included, which no player may see (``ISMCTSBot`` searches deals resampled from
+        the player's information state, :meth:`resample_from_infostate`)."""
+        rules = self.game_state.rules
+        if rules.hand_size and not rules.hands_seen_by_all:
+            caller = sys._getframe(1)  # who clones is the only sign of an MCTSBot
+            if (
+                caller.f_globals.get("__name__") == _MCTS_MODULE
+                and caller.f_code.co_name == "_apply_tree_policy"
+            ):
+                warnings.warn(
+                    "MCTSBot searches the true position of a game with hidden hands, seeing "
+                    "every hand; use open_spiel's ISMCTSBot, which searches deals resampled "
+                    "from the player's information state",
+                    HiddenInformationWarning,
+                    stacklevel=2,
+                )
+        clone: HisssState = super().clone()
+        return clone
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> HisssState:
+        """A state of the same information state for ``player_id``: the cards hidden from that
+        player (the other hands, the pile) dealt again at random, each arrangement of the
+        hands equally likely, with the hidden draws of the past made consistent with it (every
+        card another seat played was drawn by it before). ``probability_sampler()`` gives the
+        random numbers (OpenSpiel's ``UniformProbabilitySampler``). In the classic game, and
+        with hands seen by all, nothing is hidden: a copy."""
+        game = self.game_state
+        if not isinstance(game, HandState) or game.rules.hands_seen_by_all:
+            return self.clone()
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        hands = game.view(player_id).sample(rng).hands
+        codec = self.codec
+        played = [-1 if play < 0 else _card_code(codec, play) for _, _, play in self.trail]
+        codes = _redraw(self.trail, played, player_id, hands, rng)
+        out = HisssState(self.get_game())
+        for code, (_, _, play) in zip(codes, self.trail, strict=True):
+            out.apply_action(play if play >= 0 else code)
+        return out
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
@@ -247,6 +305,75 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         """The position as text."""
         return render_text(self.game_state)
+
+
+def _card_code(codec: ActionCodec | HandActionCodec, play: int) -> int:
+    card = codec.index_to_action(play).card
+    assert card is not None
+    return card.code
+
+
+def _redraw(
+    trail: list[tuple[int, int, int]],
+    played: list[int],
+    player: int,
+    hands: tuple[tuple[Card, ...], ...],
+    rng: random.Random,
+) -> list[int]:
+    """The card code of every step of ``trail`` (``played``: the card code of each play, -1 for
+    a draw) in a deal where the hands hidden from ``player`` hold ``hands`` now.
+
+    Each card another seat played goes to one of that seat's draws made before the play (at random
+    among those not yet given a card); the draws left over get the seat's present hand, in random
+    order."""
+    codes = [code for _, code, _ in trail]
+    open_draws: dict[int, list[int]] = {}
+    for step, (seat, _, play) in enumerate(trail):
+        if seat < 0 or seat == player:
+            continue
+        if play < 0:
+            open_draws.setdefault(seat, []).append(step)
+            continue
+        draws = open_draws[seat]
+        codes[draws.pop(rng.randrange(len(draws)))] = played[step]
+    for seat, draws in open_draws.items():
+        held = [card.code for card in hands[seat]]
+        rng.shuffle(held)
+        assert len(held) == len(draws), "a hidden hand and its open draws disagree"
+        for slot, code in zip(draws, held, strict=True):
+            codes[slot] = code
+    return codes
+
+
+class HandBotPolicy(policy.Policy):  # type: ignore[misc]
+    """A hand-variant bot of :mod:`hisss.bots.hand` as an OpenSpiel policy, deciding from the
+    player's view alone (:func:`hisss.bots.hand.play_distribution`: exact probabilities for
+    ``random``, ``casual``, ``greedy`` and ``careful``; for ``expert`` the play it chooses with
+    a generator seeded by the information state, so the same information state always gets the
+    same play). For exact measures such as ``exploitability.nash_conv``."""
+
+    def __init__(self, game: HisssGame, name: str) -> None:
+        super().__init__(game, list(range(game.num_players())))
+        self.name = name
+        self._cache: dict[tuple[int, str], dict[int, float]] = {}
+
+    def action_probabilities(
+        self, state: HisssState, player_id: int | None = None
+    ) -> dict[int, float]:
+        """The bot's probability of each legal action of ``state`` (for its player to act)."""
+        player = state.current_player() if player_id is None else player_id
+        key = (player, state.information_state_string(player))
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        game = state.game_state
+        assert isinstance(game, HandState)
+        view = game.view(player)
+        rng = random.Random(zlib.crc32(key[1].encode()))
+        codec = state.codec
+        out = {codec.action_to_index(a): p for a, p in play_distribution(self.name, view, rng)}
+        self._cache[key] = out
+        return out
 
 
 class HisssObserver:
@@ -319,29 +446,6 @@ class HandHistoryObserver:
             else:
                 steps.append(f"seat {seat + 1} draws")
         return " ".join(steps)
-
-
-def render_view(view: SeatView) -> str:
-    """A seat's view of the hand variant as a few lines of text."""
-    lines = [render_text_of(view.table, view.pits)]
-    for seat, (hand, size) in enumerate(zip(view.hands, view.hand_sizes, strict=True)):
-        cards = f"{size} cards" if hand is None else " ".join(str(c) for c in hand) or "empty"
-        lines.append(f"seat {seat + 1} hand: {cards}")
-    lines.append(f"pile: {view.pile} cards; to play: {_seat_text(view.to_move)}")
-    return "\n".join(lines)
-
-
-def render_text_of(table: tuple[Snake, ...], pits: tuple[tuple[Snake, ...], ...]) -> str:
-    """The table and the pits in words."""
-    snakes = " | ".join(f"{i + 1}: {s}" for i, s in enumerate(table)) or "empty"
-    counts = ", ".join(
-        f"seat {i + 1} {sum(len(s.cards) for s in pit)}" for i, pit in enumerate(pits)
-    )
-    return f"table {snakes}; pits {counts}"
-
-
-def _seat_text(seat: int | None) -> str:
-    return "nobody" if seat is None else f"seat {seat + 1}"
 
 
 if GAME_TYPE.short_name not in pyspiel.registered_names():

@@ -7,11 +7,13 @@ Made by :func:`hisss.rl.env` (wrapped in PettingZoo's order-enforcing wrapper) o
 :class:`raw_env`. Parameters: ``players`` (2 to 5, or 6 with the rule option), ``rules`` (a
 :class:`~hisss.core.Rules` or a preset name, default ``classic``), ``deck`` (a
 :class:`~hisss.core.Deck` or a built-in deck name, default ``rainbow``), ``shaping`` (see Rewards,
-default 0) and ``render_mode`` (``None`` or ``"ansi"``).
+default 0) and ``render_mode`` (``None``, ``"ansi"`` or ``"human"``: what the agent to act
+sees, never another hand; returned as a string or printed).
 
 Agents
-    ``player_0`` to ``player_{P-1}`` are seats 1 to P; ``player_0`` places the first card after
-    the starter. Only the seat that places the drawn card acts; the draws are not agents' steps.
+    ``player_0`` to ``player_{P-1}`` are seats 0 to P-1 (the rules say 1 to P), numbered from 0
+    as in the Gymnasium and OpenSpiel adapters; ``player_0`` places the first card after the
+    starter. Only the seat that places the drawn card acts; the draws are not agents' steps.
 
 Action space
     ``Discrete(n)``, the same for every agent, as laid out in :mod:`hisss.rl.spaces`:
@@ -78,14 +80,17 @@ from pettingzoo.utils import wrappers
 from hisss.core import (
     Action,
     Deck,
+    HandState,
     IllegalActionError,
     Rules,
+    SeatView,
     State,
     new_game,
 )
 from hisss.rl.dealing import Dealer, read_deal
-from hisss.rl.hand_spaces import action_codec, observation_layout
-from hisss.rl.spaces import check_deck_for_play, terminal_rewards
+from hisss.rl.rendering import render_seat
+from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
+from hisss.rl.versions import Space
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -94,7 +99,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
     """The AEC environment ``hisss_v0``; see the module docstring for its spaces and rewards."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads a class attribute)
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "hisss_v0",
         "is_parallelizable": False,
     }
@@ -106,12 +111,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         deck: Deck | str = "rainbow",
         shaping: float = 0.0,
         render_mode: str | None = None,
+        space: str = "v0",
+        normalize: bool = False,
     ) -> None:
         super().__init__()
         state = new_game(players, rules, deck)
         check_deck_for_play(state.deck)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if isinstance(shaping, bool) or not isinstance(shaping, int | float) or shaping < 0:
             raise ValueError(f"shaping must be a number of 0 or more, not {shaping!r}")
         self.render_mode = render_mode
@@ -119,25 +126,28 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.players = players
         self.rules = state.rules
         self.deck = state.deck
-        self.codec = action_codec(self.rules, self.deck)
-        self.layout = observation_layout(self.codec, players)
+        #: The version of the spaces, and the observation's normalisation.
+        self.space = Space(self.rules, self.deck, players, space, normalize)
+        self.codec = self.space.codec
+        self.layout = self.space.layout
+        self.metadata = {**self.metadata, "name": f"hisss_{space}"}
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {name: i for i, name in enumerate(self.possible_agents)}
         obs_space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
-                    0.0, self.layout.high, (self.layout.size,), np.float32
+                    0.0, self.space.high, (self.layout.size,), np.float32
                 ),
-                "action_mask": gymnasium.spaces.Box(0, 1, (self.codec.size,), np.int8),
+                "action_mask": gymnasium.spaces.Box(0, 1, (self.space.size,), np.int8),
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {
-            a: gymnasium.spaces.Discrete(self.codec.size) for a in self.possible_agents
+            a: gymnasium.spaces.Discrete(self.space.size) for a in self.possible_agents
         }
         self.np_random, _ = seeding.np_random(None)
         self._dealer = Dealer()
-        self.game: State = state
+        self._game: State = state
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -145,6 +155,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[0]
+        self._legal: dict[int, Action] = {}
 
     # ------------------------------------------------------------------ spaces
 
@@ -156,13 +167,28 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         """The action space of ``agent`` (one object per agent)."""
         return self.action_spaces[agent]
 
+    def view(self, agent: str) -> State | SeatView:
+        """What ``agent`` may know now: in the hand variant its seat's
+        :class:`~hisss.core.SeatView`; in the classic game, where nothing is hidden, a copy of
+        the position. The full position is private."""
+        seat = self._seat[agent]
+        game = self._game
+        if isinstance(game, HandState):
+            return game.view(seat)
+        return game.copy()
+
     def action_to_index(self, action: Action) -> int:
-        """The index of an engine action in the action space."""
+        """The index of an engine action in the action space (in ``v1``, an action of an
+        overflow index only while it is legal)."""
+        for index, legal in self._legal.items():
+            if legal == action:
+                return index
         return self.codec.action_to_index(action)
 
     def index_to_action(self, index: int) -> Action:
-        """The engine action of an index of the action space."""
-        return self.codec.index_to_action(index)
+        """The engine action of an index of the action space (an overflow index of ``v1``: the
+        action it names in the position at hand)."""
+        return self.space.index_to_action(action_index(index), self._legal)
 
     # ------------------------------------------------------------------ play
 
@@ -171,7 +197,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         deal = read_deal(self.deck, (options or {}).get("deal", ()))
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        self.game = new_game(self.players, self.rules, self.deck)
+        self._game = new_game(self.players, self.rules, self.deck)
         self._dealer.start(self.np_random, deal)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -181,7 +207,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.infos = {a: {} for a in self.agents}
         self._draw_due()  # the starter and seat 1's card, or the deal of the hands
         self._potential = self._potentials()
-        self.agent_selection = self.possible_agents[self.game.to_move]
+        self._to_act()
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Place the drawn card as the action of index ``action`` for the agent to act.
@@ -193,7 +219,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
+        game = self._game
         move = self._legal_action(action)
         self._cumulative_rewards[agent] = 0.0
         game.push(move)
@@ -207,63 +233,74 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
             final = terminal_rewards(game.result().winners, self.players)
             step_rewards = [r + f for r, f in zip(step_rewards, final, strict=True)]
             self.terminations = dict.fromkeys(self.agents, True)
+            result = game.result()
+            self.infos = {a: {"result": result} for a in self.agents}
+            self._legal = {}
         else:
-            self.agent_selection = self.possible_agents[game.to_move]
+            self._to_act()
         self.rewards = {a: step_rewards[self._seat[a]] for a in self.agents}
         self._accumulate_rewards()
 
+    def _to_act(self) -> None:
+        """Select the agent to act and list its legal actions (also in its info)."""
+        game = self._game
+        self._legal = self.space.legal(game)
+        agent = self.possible_agents[game.to_move]
+        self.agent_selection = agent
+        for a in self.agents:
+            self.infos[a] = {}
+        self.infos[agent] = {"legal_actions": tuple(self._legal)}
+
     def _draw_due(self) -> None:
         """Make every draw due, up to the next decision or the end."""
-        while self._dealer.draw(self.game) is not None:
+        while self._dealer.draw(self._game) is not None:
             pass
 
     def _legal_action(self, action: object) -> Action:
-        """The engine action of a legal index; raises :class:`IllegalActionError` otherwise."""
-        game = self.game
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalActionError(
-                action, game.describe(), f"an action is an index of Discrete({self.codec.size})"
-            )
+        """The engine action of a legal index; raises :class:`IllegalActionError` otherwise, or
+        :class:`TypeError` for an action that is not an integer."""
+        game = self._game
+        index = action_index(action)
+        move = self._legal.get(index)
+        if move is not None:
+            return move
         try:
-            move = self.codec.index_to_action(int(action))
+            move = self.space.index_to_action(index, self._legal)
         except ValueError as exc:
-            raise IllegalActionError(action, game.describe(), str(exc)) from None
+            raise IllegalActionError(index, game.describe(), str(exc)) from None
         game.check_action(move)  # raises with the engine's reason
-        return move
+        raise IllegalActionError(index, game.describe(), "the space offers it no index now")
 
     def _potentials(self) -> list[float]:
-        cards = [self.game.pit_cards(s) for s in range(self.players)]
+        cards = [self._game.pit_cards(s) for s in range(self.players)]
         mean = sum(cards) / self.players
         return [(c - mean) / self.deck.size for c in cards]
 
     def observe(self, agent: str) -> Observation:
         """The observation of ``agent``: its vector and its action mask (new arrays)."""
         seat = self._seat[agent]
-        game = self.game
-        if game.current_player == seat:
-            mask = self.codec.mask(game)
+        game = self._game
+        if game.current_player == seat and not game.is_terminal():
+            mask = self.space.mask(self._legal)
         else:
-            mask = np.zeros(self.codec.size, dtype=np.int8)
-        return {"observation": self.layout.encode(game, seat), "action_mask": mask}
+            mask = np.zeros(self.space.size, dtype=np.int8)
+        return {"observation": self.space.encode(game, seat), "action_mask": mask}
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the position as text: whose turn, the drawn card, the table
-        and the pits."""
+        """What the agent to act sees, as text: the table, the pits and in the hand variant its
+        own hand and the others' sizes (:func:`hisss.rl.rendering.render_seat`); returned with
+        ``render_mode="ansi"``, printed with ``"human"``."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        return render_text(self.game)
+        text = render_seat(self._game, self._seat[self.agent_selection])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def render_text(game: State) -> str:
-    """The position as a few lines of text."""
-    lines = [game.describe()]
-    for seat, pit in enumerate(game.pits):
-        lines.append(f"seat {seat + 1} pit: {game.pit_cards(seat)} cards in {len(pit)} snakes")
-    return "\n".join(lines)
 
 
 def env(
@@ -272,6 +309,11 @@ def env(
     deck: Deck | str = "rainbow",
     shaping: float = 0.0,
     render_mode: str | None = None,
+    space: str = "v0",
+    normalize: bool = False,
 ) -> AECEnv:
-    """The ``hisss_v0`` AEC environment wrapped in PettingZoo's order enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(players, rules, deck, shaping, render_mode))
+    """The ``hisss_v0`` (or with ``space="v1"``, ``hisss_v1``) AEC environment wrapped in
+    PettingZoo's order enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(players, rules, deck, shaping, render_mode, space, normalize)
+    )

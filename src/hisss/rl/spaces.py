@@ -119,7 +119,10 @@ class ActionCodec:
     """
 
     deck: Deck
-    #: The most snakes the table can hold when a card is to be placed: the deck size minus one.
+    #: A smaller bound on the snakes the space names (the compact ``v1`` space: 16), or 0.
+    limit: int = 0
+    #: The most snakes the space names: the deck size minus one (the most a table can hold when
+    #: a card is to be placed), or :attr:`limit` when that is smaller.
     max_snakes: int = field(init=False)
     #: The deck's distinct mid-sections in card-code order: the joins' ``k``.
     mids: tuple[Card, ...] = field(init=False)
@@ -132,6 +135,8 @@ class ActionCodec:
         if not isinstance(self.deck, Deck):
             raise ConfigError(f"deck must be a Deck, not {type(self.deck).__name__}")
         s = self.deck.size - 1
+        if self.limit:
+            s = min(s, self.limit)
         mids = tuple(c for c in ALL_CARDS if c.kind is MID and self.deck.count(c))
         object.__setattr__(self, "max_snakes", s)
         object.__setattr__(self, "mids", mids)
@@ -140,11 +145,12 @@ class ActionCodec:
         object.__setattr__(self, "_starts", [_pair_start(q) for q in range(1, 2 * s)])
 
     @staticmethod
-    def for_deck(deck: Deck | str) -> ActionCodec:
-        """The codec of a deck (a :class:`Deck` or a built-in deck name), shared per deck."""
+    def for_deck(deck: Deck | str, limit: int = 0) -> ActionCodec:
+        """The codec of a deck (a :class:`Deck` or a built-in deck name), shared per deck;
+        ``limit``: see :attr:`limit`."""
         if isinstance(deck, str):
             deck = get_deck(deck)
-        return _codec(deck)
+        return _codec(deck, limit)
 
     @property
     def _join_base(self) -> int:
@@ -231,8 +237,8 @@ class ActionCodec:
 
 
 @cache
-def _codec(deck: Deck) -> ActionCodec:
-    return ActionCodec(deck)
+def _codec(deck: Deck, limit: int) -> ActionCodec:
+    return ActionCodec(deck, limit)
 
 
 class ObservationLayout:
@@ -266,7 +272,7 @@ class ObservationLayout:
         parts = self.parts
         if state.drawn is not None:
             out[parts["drawn"].start + state.drawn.code] = 1.0
-        encode_table(out, parts["table"].start, state.table)
+        encode_table(out, parts["table"].start, state.table, self.codec.max_snakes)
         base = parts["seats"].start
         mover = state.current_player
         for k in range(self.players):
@@ -295,10 +301,12 @@ def lay_out(sizes: dict[str, int]) -> tuple[dict[str, slice], int]:
     return parts, start
 
 
-def encode_table(out: npt.NDArray[np.float32], base: int, table: tuple[Snake, ...]) -> None:
+def encode_table(
+    out: npt.NDArray[np.float32], base: int, table: tuple[Snake, ...], snakes: int
+) -> None:
     """Write the ``table`` part of an observation into ``out`` from index ``base``: 18 numbers
-    per snake (see the module docstring)."""
-    for snake in table:
+    per snake (see the module docstring), for the first ``snakes`` snakes."""
+    for snake in table[:snakes]:
         left, right = snake.path[0], snake.path[-1]
         out[base] = 1.0
         if left is not None:
@@ -329,6 +337,37 @@ def terminal_rewards(winners: tuple[int, ...], players: int) -> tuple[float, ...
         return (0.0,) * players
     win, loss = 1.0 / k, -1.0 / (players - k)
     return tuple(win if seat in winners else loss for seat in range(players))
+
+
+def action_index(action: object) -> int:
+    """An action as researchers pass it, as an ``int``: a Python ``int``, a numpy integer or a
+    0-d integer array (what ``model.predict`` returns for one observation).
+
+    Raises :class:`TypeError` for anything else (a bool, a float, a string, an array with a
+    dimension); whether the index is in range and legal is the caller's check.
+
+    >>> [action_index(a) for a in (3, np.int64(3), np.array(3), np.array([3])[0])]
+    [3, 3, 3, 3]
+    >>> action_index(np.array([3]))
+    Traceback (most recent call last):
+    ...
+    TypeError: an action is one whole number (an int, a numpy integer or a 0-d integer array), \
+not an array of shape (1,)
+    """
+    if isinstance(action, np.ndarray):
+        if action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
+            return int(action)
+        what = f"an array of shape {action.shape}" if action.ndim else f"a {action.dtype} array"
+    elif isinstance(action, bool | np.bool_):
+        what = f"the bool {action}"
+    elif isinstance(action, int | np.integer):
+        return int(action)
+    else:
+        what = f"{type(action).__name__} {action!r}"
+    raise TypeError(
+        "an action is one whole number (an int, a numpy integer or a 0-d integer array), "
+        f"not {what}"
+    )
 
 
 def check_deck_for_play(deck: Deck) -> None:

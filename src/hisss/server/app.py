@@ -45,6 +45,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from hisss import __version__
 from hisss.core import Rules, parse_snake, score
 from hisss.i18n import LANGUAGES, explain_everywhere, get_catalog
+from hisss.server import pwa
 from hisss.server.api import catalog_answer, error_response, router
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hub import Hub, LocalHub
@@ -392,6 +393,17 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     @app.get("/replay/{replay_id}", include_in_schema=False)
     async def replay_page(replay_id: str) -> HTMLResponse:
         return page()
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker_script() -> Response:
+        script = pwa.service_worker(static_version())
+        return Response(script, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/offline", include_in_schema=False)
+    async def offline() -> HTMLResponse:
+        return HTMLResponse(
+            pwa.offline_page(static_version()), headers={"Cache-Control": "no-cache"}
+        )
 
     @app.get("/healthz", summary="Is the server up, and does its database answer")
     async def health(request: Request) -> JSONResponse:

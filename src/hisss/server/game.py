@@ -370,13 +370,6 @@ class LiveGame:
             raise ProtocolError(ErrorCode.NO_REMATCH, "the rematch is not agreed by every seat")
         return LogEntry(self.version + 1, EntryKind.REMATCH, action=code)
 
-    def rematch_seating(self) -> tuple[Seat, ...]:
-        """The seats of the rematch: the same people (reserved for the same holders) and bots."""
-        return tuple(
-            Seat.person(seat.name) if i in self.token_hashes else seat
-            for i, seat in enumerate(self.seats)
-        )
-
     def plan_take_back(self, seat: int) -> LogEntry:
         """The entry giving seat ``seat`` back to its person after a bot played it."""
         self._check_running()

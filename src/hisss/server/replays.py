@@ -1,8 +1,9 @@
 """Game records on the server: checking uploads, and stepping through a game turn by turn.
 
 An uploaded record is read with :meth:`hisss.record.GameRecord.from_json` and checked with
-:func:`hisss.record.replay`; either failure becomes a ``bad_record`` error that names the field or
-the turn and the reason. A checked record can then be viewed after any number of turns, replayed
+:func:`hisss.record.replay`; either failure becomes a ``bad_record`` error that names the field,
+the line and column, or the turn and what is wrong there (``kind``: the card order, the result,
+a move...), and the reason. A checked record can then be viewed after any number of turns, replayed
 through the game driver.
 """
 
@@ -24,12 +25,16 @@ def check_record(text: str) -> GameRecord:
         record = GameRecord.from_json(text)
     except RecordError as exc:
         raise ProtocolError(
-            ErrorCode.BAD_RECORD, str(exc), field=exc.field or None, line=exc.line
+            ErrorCode.BAD_RECORD,
+            str(exc),
+            field=exc.field or None,
+            line=exc.line,
+            column=exc.column,
         ) from None
     try:
         replay(record)
     except ReplayError as exc:
-        raise ProtocolError(ErrorCode.BAD_RECORD, str(exc), turn=exc.turn) from None
+        raise ProtocolError(ErrorCode.BAD_RECORD, str(exc), turn=exc.turn, kind=exc.kind) from None
     except HisssError as exc:  # pragma: no cover - replay reports rule errors as ReplayError
         raise ProtocolError(ErrorCode.BAD_RECORD, str(exc)) from None
     return record

@@ -38,8 +38,9 @@ from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
 from hisss.core import Action, HisssError
+from hisss.kernel.warming import is_warming
 from hisss.record import GameRecord, SeatKind
-from hisss.server import logs
+from hisss.server import logs, setup
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import LiveGame, LogError
 from hisss.server.hub import Hub
@@ -385,7 +386,8 @@ class GameService:
 
     async def rematch(self, game_id: str, seats: tuple[int, ...]) -> LiveGame:
         """The holder of ``seats`` (a device's all) asks for a rematch; once every person seat
-        has, it is made (the same seats and tokens, a new deal) and the state names its code."""
+        has, it is made (the same people, tokens and bots, each moved one seat round, and a new
+        deal) and the state names its code."""
         for _seat in seats:
             live = await self._step(game_id, None, lambda live: live.plan_rematch(seats))
             if set(seats) <= live.rematch_votes:
@@ -394,20 +396,21 @@ class GameService:
             live = await self._load(game_id)
             if not live.rematch_agreed():
                 return live
-            spec = GameSpec(
-                live.rules, live.deck, live.rematch_seating(), live.title, live.public, live.pace
-            )
-            created = await self._create(spec, dict(live.token_hashes), {})
+            seating = setup.rematch_seating(live.seats, live.token_hashes)
+            spec = GameSpec(live.rules, live.deck, seating, live.title, live.public, live.pace)
+            tokens = setup.rematch_tokens(live.token_hashes, len(live.seats))
+            created = await self._create(spec, tokens, {})
             await self._commit(live, live.plan_rematch_made(created.game.code))
             log.info("game %s: rematch %s", game_id, created.game.code)
         return live
 
-    async def hint(self, game_id: str, seat: int, address: str = "?") -> Action:
-        """The expert's choice for ``seat`` (to place its drawn card), within the hint budgets."""
+    async def hint(self, game_id: str, seat: int, address: str = "?") -> tuple[Action, bool]:
+        """The expert's placement of ``seat``'s card, and whether it is careful's quick one."""
         self.quotas.check_hint(game_id, seat, address)
         position, rng = (await self._load(game_id)).hint_position(seat)
+        quick = is_warming() and not position.rules.has_hands
         async with self.quotas.thinking:
-            return await asyncio.to_thread(make_level("expert").move, position, rng)
+            return await asyncio.to_thread(make_level("expert").move, position, rng), quick
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
@@ -519,13 +522,7 @@ class GameService:
                             del self._drivers[game_id]
                         return
                     if step[0] is EntryKind.STARTER:
-                        try:
-                            await self._commit(live, live.plan_starter())
-                        except ProtocolError as exc:
-                            if (
-                                exc.code is not ErrorCode.CONFLICT
-                            ):  # another process stored it first
-                                raise
+                        await self._commit_unless_taken(live, live.plan_starter())
                         continue
                     version = live.version
                     thinking = live.state.copy() if step[0] is EntryKind.PLAY else None
@@ -542,14 +539,8 @@ class GameService:
                     entry = (
                         live.plan_draw(seat) if choice is None else live.plan_bot_play(seat, choice)
                     )
-                    try:
-                        await self._commit(live, entry)
-                    except ProtocolError as exc:
-                        if exc.code is not ErrorCode.CONFLICT:
-                            raise
-                    else:
-                        if choice is not None:
-                            self.metrics.bot_moves.labels(level).inc()
+                    if await self._commit_unless_taken(live, entry) and choice is not None:
+                        self.metrics.bot_moves.labels(level).inc()
         except asyncio.CancelledError:
             raise
         except StorageError as exc:
@@ -565,6 +556,16 @@ class GameService:
         finally:
             if self._drivers.get(game_id) is me:
                 del self._drivers[game_id]
+
+    async def _commit_unless_taken(self, live: LiveGame, entry: LogEntry) -> bool:
+        """Commit a step of the driver's; False when another process stored that step first."""
+        try:
+            await self._commit(live, entry)
+        except ProtocolError as exc:
+            if exc.code is not ErrorCode.CONFLICT:
+                raise
+            return False
+        return True
 
     def _retry(self, game_id: str) -> None:
         self.evict(game_id)

@@ -480,8 +480,8 @@ class Session:
         elif kind == "rematch":
             self.live = await self.service.rematch(self.game_id, self.seats)
         elif kind == "hint":
-            action = await self.service.hint(self.game_id, seat, self.address)
-            self.send({"type": "hint", "seat": seat + 1, "action": str(action)})
+            action, quick = await self.service.hint(self.game_id, seat, self.address)
+            self.send({"type": "hint", "seat": seat + 1, "action": str(action), "quick": quick})
 
     def _acting_seat(self, message: dict[str, Any]) -> int:
         """The seat a message acts for: its ``seat`` (from 1), which this connection must hold;

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,3 +147,35 @@ class CreatedGame:
 
     game: StoredGame
     tokens: dict[int, str]
+
+
+def _renumbered(name: str, old: int, new: int) -> str:
+    """A seat's name at another seat: a name the server gave ("Player 2", "Bot 3 (easy)") takes
+    the new seat's number; a name someone chose stays as it is."""
+    for default in (f"Player {old}", f"Bot {old} ("):
+        if name == default or (default.endswith("(") and name.startswith(default)):
+            return name.replace(str(old), str(new), 1)
+    return name
+
+
+def rematch_seating(seats: Sequence[Seat], held: Collection[int]) -> tuple[Seat, ...]:
+    """The seats of a rematch: the same people (reserved for the holders of the seats ``held``)
+    and bots, moved one seat round (seat 2 becomes seat 1, seat 1 the last), so that each rematch
+    gives the first turn to the next player. A name the server gave follows the new seat."""
+    count = len(seats)
+    moved: list[Seat] = []
+    for new in range(count):
+        old = (new + 1) % count
+        seat = seats[old]
+        if old in held:
+            seat = Seat.person(_renumbered(seat.name, old + 1, new + 1))
+        elif seat.is_bot:
+            seat = Seat.bot(_renumbered(seat.name, old + 1, new + 1), seat.level or "medium")
+        moved.append(seat)
+    return tuple(moved)
+
+
+def rematch_tokens(token_hashes: dict[int, str], count: int) -> dict[int, str]:
+    """The token hashes of a rematch of ``count`` seats: each holder keeps their token, at the
+    seat :func:`rematch_seating` moves them to."""
+    return {(seat - 1) % count: digest for seat, digest in token_hashes.items()}

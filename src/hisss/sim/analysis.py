@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from hisss.core import ConfigError
-from hisss.sim.ratings import Z95, wilson_interval
+from hisss.sim.ratings import Z95, ClusteredScore, wilson_interval
 from hisss.sim.results import is_header
 
 #: The most configurations drawn in one overlaid plot (the table lists them all).
@@ -80,39 +80,6 @@ class _Mean:
 
 
 @dataclass(slots=True)
-class _Clustered:
-    """A score in [0, 1] summed per cluster (game), kept as sums for a cluster-robust interval."""
-
-    clusters: int = 0
-    s: float = 0.0
-    c: int = 0
-    ss: float = 0.0
-    sc: float = 0.0
-    cc: int = 0
-
-    def add(self, score: float, count: int) -> None:
-        self.clusters += 1
-        self.s += score
-        self.c += count
-        self.ss += score * score
-        self.sc += score * count
-        self.cc += count * count
-
-    @property
-    def rate(self) -> float:
-        return self.s / self.c if self.c else math.nan
-
-    def interval(self) -> tuple[float, float]:
-        """The Wilson interval at the design-effect sample size (see :mod:`hisss.sim.ratings`)."""
-        w = min(1.0, max(0.0, self.rate))
-        d = self.clusters
-        spread = self.ss - 2 * w * self.sc + w * w * self.cc
-        variance = d / (d - 1) * max(spread, 0.0) / (self.c * self.c) if d > 1 else 0.0
-        effective = w * (1 - w) / variance if variance > 0 and 0 < w < 1 else float(d)
-        return wilson_interval(w, effective, Z95)
-
-
-@dataclass(slots=True)
 class _Config:
     """What the report keeps of one configuration's games."""
 
@@ -137,7 +104,7 @@ class Summary:
     #: players -> (games, wins per seat), from games with the same bot in every seat
     seats: dict[int, tuple[int, list[int]]] = field(default_factory=dict)
     #: (bot, configuration) -> clustered score from results files
-    bots: dict[tuple[str, tuple[int, str, str, str]], _Clustered] = field(default_factory=dict)
+    bots: dict[tuple[str, tuple[int, str, str, str]], ClusteredScore] = field(default_factory=dict)
     #: (label, games, win rate, interval) from tournament reports
     tournament_bots: list[tuple[str, int, float, tuple[float, float]]] = field(default_factory=list)
 
@@ -181,7 +148,7 @@ class Summary:
         for bot, (score, count) in per_bot.items():
             stat = self.bots.get((bot, key))
             if stat is None:
-                stat = self.bots[(bot, key)] = _Clustered()
+                stat = self.bots[(bot, key)] = ClusteredScore()
             stat.add(score, count)
 
     def add_tournament(self, name: str, report: dict[str, Any]) -> None:
@@ -396,7 +363,9 @@ def _fig_bots(figure: Any, summary: Summary) -> tuple[str, str]:
     entries: list[tuple[str, int, float, tuple[float, float]]] = []
     for (bot, (players, rules, deck, bots)), stat in sorted(summary.bots.items()):
         label = f"{bot} in {players}p · {rules} · {deck} · {bots}"
-        entries.append((label, stat.clusters, stat.rate, stat.interval()))
+        interval = stat.interval()
+        assert interval is not None  # a bot is kept from its first game on
+        entries.append((label, stat.clusters, stat.rate, interval))
     entries.extend(summary.tournament_bots)
     fig = figure.Figure(layout="constrained", figsize=(8, 0.45 * len(entries) + 1.8))
     ax = fig.subplots()

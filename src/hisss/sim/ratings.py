@@ -107,9 +107,7 @@ class _Clustered:
         return sum(self.sums.values()) / games if games else None
 
     def interval(self) -> tuple[float, float] | None:
-        return clustered_interval(
-            [(self.sums[d], self.counts[d]) for d in sorted(self.counts)], Z95
-        )
+        return clustered_interval([(self.sums[d], self.counts[d]) for d in sorted(self.counts)])
 
 
 def wilson_interval(p: float, n: float, z: float = Z95) -> tuple[float, float]:
@@ -133,13 +131,58 @@ def wilson_interval(p: float, n: float, z: float = Z95) -> tuple[float, float]:
     return lo, hi
 
 
+@dataclass(slots=True)
+class ClusteredScore:
+    """A score in [0, 1] summed per cluster (a deal, a game), kept as the sums the cluster-robust
+    interval of the module docstring needs, so that any number of clusters takes constant room.
+
+    >>> score = ClusteredScore()
+    >>> score.add(2.0, 2); score.add(0.0, 2)  # two deals of two games: both won, both lost
+    >>> score.rate, score.clusters
+    (0.5, 2)
+    """
+
+    clusters: int = 0
+    s: float = 0.0
+    c: int = 0
+    ss: float = 0.0
+    sc: float = 0.0
+    cc: int = 0
+
+    def add(self, score: float, count: int) -> None:
+        """One cluster: its summed score over its ``count`` games."""
+        self.clusters += 1
+        self.s += score
+        self.c += count
+        self.ss += score * score
+        self.sc += score * count
+        self.cc += count * count
+
+    @property
+    def rate(self) -> float:
+        """The mean score over every game (NaN before any)."""
+        return self.s / self.c if self.c else math.nan
+
+    def interval(self, z: float = Z95) -> tuple[float, float] | None:
+        """The Wilson interval at the design-effect sample size; ``None`` before any game."""
+        if not self.c:
+            return None
+        w = min(1.0, max(0.0, self.rate))
+        d = self.clusters
+        # sum over clusters of (s_d - w c_d)^2, from the sums kept
+        spread = self.ss - 2.0 * w * self.sc + w * w * self.cc
+        variance = d / (d - 1) * max(spread, 0.0) / (self.c * self.c) if d > 1 else 0.0
+        effective = w * (1.0 - w) / variance if variance > 0.0 and 0.0 < w < 1.0 else float(d)
+        return wilson_interval(w, effective, z)
+
+
 def clustered_interval(
     clusters: Sequence[tuple[float, int]], z: float = Z95
 ) -> tuple[float, float] | None:
     """The interval of a mean score in [0, 1] from ``(summed score, games)`` per cluster (deal).
 
     The cluster-robust standard error and the design-effect Wilson interval of the module
-    docstring; ``None`` with no games.
+    docstring (:class:`ClusteredScore`); ``None`` when there are no games.
 
     >>> lo, hi = clustered_interval([(1.0, 1), (0.0, 1)] * 50)  # 100 games, one per deal
     >>> round(lo, 4), round(hi, 4)
@@ -147,20 +190,11 @@ def clustered_interval(
     >>> clustered_interval([(1.0, 2)] * 20) == wilson_interval(0.5, 20)  # no spread: n_eff = D
     True
     """
-    clusters = [(s, c) for s, c in clusters if c > 0]
-    games = sum(c for _, c in clusters)
-    if not games:
-        return None
-    deals = len(clusters)
-    mean = sum(s for s, _ in clusters) / games
-    mean = min(1.0, max(0.0, mean))
-    spread = sum((s - mean * c) ** 2 for s, c in clusters) if deals > 1 else 0.0
-    variance = deals / (deals - 1) * spread / (games * games) if deals > 1 else 0.0
-    if variance > 0.0 and 0.0 < mean < 1.0:
-        effective = mean * (1.0 - mean) / variance
-    else:
-        effective = float(deals)
-    return wilson_interval(mean, effective, z)
+    score = ClusteredScore()
+    for summed, games in clusters:
+        if games > 0:
+            score.add(summed, games)
+    return score.interval(z)
 
 
 def openskill_ratings(entries: int, games: Sequence[TournamentGame]) -> list[tuple[float, float]]:
@@ -250,6 +284,7 @@ def summarize(names: Sequence[str], games: Sequence[TournamentGame]) -> dict[str
 __all__ = [
     "RATING_MODEL",
     "Z95",
+    "ClusteredScore",
     "TournamentGame",
     "clustered_interval",
     "openskill_ratings",

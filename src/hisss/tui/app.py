@@ -336,11 +336,14 @@ class HisssApp(GameView):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While the keyboard is being passed, no key but Enter (the pass screen's own) and q
-        acts: nothing may happen behind the screen that hides the hand."""
+        acts, q's question over it included: nothing may happen behind the screen that hides the
+        hand."""
+        if not any(isinstance(screen, PassScreen) for screen in self.screen_stack):
+            return True
         game_actions = {
             str(b.action).partition("(")[0] for b in self.BINDINGS if isinstance(b, Binding)
         }
-        return not (isinstance(self.screen, PassScreen) and action in game_actions - {"leave"})
+        return action not in game_actions - {"leave"}
 
     def action_hint(self) -> None:
         """Show what the strongest bot would play (``h``)."""

@@ -22,11 +22,11 @@ async function call(method, path, body, raw = false) {
   } catch {
     throw new ApiError(0, "network", "the server cannot be reached");
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {
-    data = null;
+    data = null; // an answer that is not JSON (a proxy's error page)
   }
   if (!response.ok) {
     const error = (data && data.error) || {};

@@ -13,6 +13,7 @@ import {
   t,
 } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
+import { setUpMenu } from "./menu.js";
 import { prefs } from "./prefs.js";
 import { ReplayPage } from "./replay.js";
 
@@ -70,6 +71,7 @@ async function main() {
   select.value = currentLanguage();
   applyTexts();
   applyDisplay();
+  setUpMenu();
   const mainEl = document.getElementById("main");
   const page = choosePage(mainEl, { announce, toast });
   select.addEventListener("change", async () => {
@@ -96,6 +98,14 @@ async function main() {
   document.title = t("app.name");
   await page.start();
   document.body.dataset.ready = "yes";
+  // The service worker keeps the front end's files, so the page opens at once next time, and
+  // says plainly without a network that playing needs the server.
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").then(
+      (registration) => (document.body.dataset.worker = registration.active ? "active" : "installing"),
+      () => (document.body.dataset.worker = "refused"),
+    );
+  }
 }
 
 main().catch((error) => {

@@ -11,8 +11,8 @@ const SIZES = [1, 2, 3, 4, 5];
 const SUGGESTED = 3;
 
 /**
- * The lobby's hand options: a checkbox for the variant, the hand size (3 when it is chosen) and
- * hands face up. `nextId` makes element ids; `rules()` is the `set` options chosen.
+ * The lobby's hand options: a checkbox for the variant, then (shown once it is ticked) the hand
+ * size (3 when it is chosen) and hands face up. `nextId` makes element ids; `rules()` is the `set` options chosen.
  */
 export function handOptions(nextId, onToggle = () => {}) {
   const useId = nextId("hands");
@@ -34,20 +34,27 @@ export function handOptions(nextId, onToggle = () => {}) {
   use.addEventListener("change", () => {
     size.disabled = !use.checked;
     open.disabled = !use.checked;
+    more.hidden = !use.checked;
     if (use.checked) size.value = String(SUGGESTED);
     onToggle(use.checked);
   });
-  const node = h(
-    "fieldset",
-    { class: "hand-options" },
-    h("legend", { class: "visually-hidden" }, t("handRules.use")),
-    h("div", { class: "check" }, use, h("label", { for: useId }, t("handRules.use"))),
+  // The size and face-up choices show once hands are chosen.
+  const more = h(
+    "div",
+    { class: "hand-more", hidden: true },
     h(
       "div",
       { class: "field-row" },
       h("div", { class: "field" }, h("label", { for: sizeId }, t("handRules.size")), size),
     ),
     h("div", { class: "check" }, open, h("label", { for: openId }, t("handRules.open"))),
+  );
+  const node = h(
+    "fieldset",
+    { class: "hand-options" },
+    h("legend", { class: "visually-hidden" }, t("handRules.use")),
+    h("div", { class: "check" }, use, h("label", { for: useId }, t("handRules.use"))),
+    more,
   );
   const rules = () =>
     use.checked ? { hand_size: Number(size.value), hands_seen_by_all: open.checked } : {};

@@ -46,6 +46,15 @@ export async function setLanguage(code) {
   document.documentElement.lang = code;
 }
 
+/** Use catalogs already at hand (`englishData`, and `data` for `code`): the unit tests'
+ * way in, without a server. */
+export function useCatalogs(englishData, data = englishData, code = "en") {
+  english = englishData;
+  catalog = data;
+  language = code;
+  plurals = new Intl.PluralRules(code);
+}
+
 export function currentLanguage() {
   return language;
 }

@@ -1,7 +1,7 @@
 // The seats: names as players see them, the seat panels with scores and pits, and the result
 // of a game as the server tells it in the reader's language.
 
-import { h } from "./dom.js";
+import { h, replace } from "./dom.js";
 import { currentLanguage, joinNames, seatName, t, tn } from "./i18n.js";
 import { handSizeText, renderHandCards } from "./hand.js";
 import { miniSnake } from "./table.js";
@@ -32,11 +32,73 @@ function awayLimit(seat, handOver) {
 }
 
 /**
+ * A seat's pit as a small stack of cards with their number; a button that shows the snakes
+ * taken when `onPit` is given (a plain stack otherwise).
+ */
+function pitStack(name, score, pit, onPit) {
+  const layers = Math.min(3, pit.length);
+  const stack = h(
+    "span",
+    { class: "pit-pile", "aria-hidden": "true", style: `--layers:${layers}` },
+    Array.from({ length: layers }, (_, k) => h("span", { class: "pit-card", style: `--k:${k}` })),
+  );
+  const count = [
+    h("span", { class: "pit-count", "aria-hidden": "true" }, String(score.cards)),
+    h("strong", { class: "seat-cards" }, tn("score.cards", score.cards)),
+  ];
+  if (!onPit || !pit.length) return h("span", { class: "pit-stack" }, stack, count);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "pit-stack pit-button",
+      "aria-label": `${tn("score.cards", score.cards)}: ${t("pit.show", { name })}`,
+      "aria-haspopup": "dialog",
+      onclick: () => onPit(),
+    },
+    stack,
+    count,
+  );
+}
+
+/** The snakes a seat took, as rows of small cards, for the pit's dialog and the replays. */
+export function renderPit(name, pit) {
+  return h(
+    "ul",
+    { class: "pit", "aria-label": t("pit.label", { name }) },
+    pit.map(miniSnake),
+  );
+}
+
+let pitDialog = null;
+
+/** The snakes a seat took, in a dialog over the page (one for the page, made when first used);
+ * closing it gives the focus back to the stack that opened it. */
+export function showPit(name, pit) {
+  if (!pitDialog || !pitDialog.isConnected) {
+    pitDialog = h("dialog", { class: "pit-dialog", "aria-labelledby": "pit-title" });
+    document.body.append(pitDialog);
+  }
+  replace(
+    pitDialog,
+    h("h2", { id: "pit-title" }, t("pit.label", { name })),
+    renderPit(name, pit),
+    h(
+      "div",
+      { class: "buttons" },
+      h("button", { type: "button", class: "primary", onclick: () => pitDialog.close() }, t("pit.close")),
+    ),
+  );
+  pitDialog.showModal();
+}
+
+/**
  * The seat panels: name, kind, presence, scores and pit of each seat, each in its seat's colour.
  * `mine`: the seats this page plays (several on one device). `handOver` (optional):
  * {limit, unseen, levels, receivedAt, onHand(seat, level)} offers to hand away seats to a bot.
  * `hands` (the hand variant) is {sizes, shown}: how many cards each seat holds, and the cards of
- * each hand shown to this reader (null where hidden).
+ * each hand shown to this reader (null where hidden). A seat's pit is a small stack of cards with
+ * their count; a click shows the snakes it took (`onPit(name, pit)`, by default in a dialog).
  */
 export function renderSeats({
   seats,
@@ -47,6 +109,7 @@ export function renderSeats({
   winners = [],
   handOver = null,
   hands = null,
+  onPit = null,
 }) {
   const list = h("ol", { class: "seat-list", style: `--players:${seats.length}` });
   const alone = mine.length === 1;
@@ -103,19 +166,20 @@ export function renderSeats({
         );
       }
     }
+    const name = displayName(info);
     list.append(
       h(
         "li",
         { class: classes.join(" "), dataset: { seat: number } },
         h(
           "div",
-          { class: "seat-head" },
+          { class: "seat-head", dataset: { full: name } },
           h("span", {
             class: `presence ${info.connected === false ? "off" : "on"}`,
             "aria-hidden": "true",
           }),
           h("span", { class: "seat-dot", "aria-hidden": "true" }, number),
-          h("span", { class: "seat-name" }, displayName(info)),
+          h("span", { class: "seat-name", title: name }, name),
           number === toMove ? h("span", { class: "turn-mark" }, t("seat.toMove")) : null,
           winners.includes(number) ? h("span", { class: "win-mark" }, t("seat.winner")) : null,
         ),
@@ -123,20 +187,13 @@ export function renderSeats({
         h(
           "div",
           { class: "seat-score" },
-          h("strong", { class: "seat-cards" }, tn("score.cards", score.cards)),
+          pitStack(name, score, pits[i], () => (onPit || showPit)(name, pits[i])),
           h(
             "span",
             { class: "seat-rest" },
             ` · ${tn("score.snakes", score.snakes)} · ${t("score.longest", { n: score.longest })}`,
           ),
         ),
-        pits[i].length
-          ? h(
-              "ul",
-              { class: "pit", "aria-label": t("pit.label", { name: displayName(info) }) },
-              pits[i].map(miniSnake),
-            )
-          : null,
         hands
           ? h(
               "div",
@@ -154,14 +211,34 @@ export function renderSeats({
 
 /**
  * The result in words: {headline, how, tieBreak}. `names` are the seats' display names; `how`
- * is the server's sentence in the reader's language, `tieBreak` the server's flag.
+ * is the server's sentence in the reader's language, `tieBreak` the server's flag. `mine` (the
+ * seats this page plays) and `device` (several people on this device) choose the headline's
+ * words: "You win!" for one player at the table, a win on one device congratulated by name.
  */
-export function describeResult(result, names) {
-  const winners = result.winners.map((w) => names[w - 1]);
-  const headline =
-    winners.length === 1
-      ? t("result.winner", { name: winners[0] })
-      : t("result.shared", { names: joinNames(winners) });
-  const how = result.explanations[currentLanguage()] ?? result.explanation;
-  return { headline, how, tieBreak: result.tie_break };
+export function describeResult(result, names, { mine = [], device = false, seats = [] } = {}) {
+  return {
+    headline: resultHeadline(result.winners, names, { mine, device, seats }),
+    how: result.explanations[currentLanguage()] ?? result.explanation,
+    tieBreak: result.tie_break,
+  };
+}
+
+/** The headline of a result (the seats from 1 that won, the names of every seat), in words. */
+export function resultHeadline(winnerSeats, names, { mine = [], device = false, seats = [] } = {}) {
+  const winners = winnerSeats.map((w) => names[w - 1]);
+  const one = winners.length === 1;
+  if (mine.length === 1 && !device) {
+    const others = winnerSeats.filter((w) => w !== mine[0]).map((w) => names[w - 1]);
+    if (winnerSeats.includes(mine[0])) {
+      return one ? t("result.you") : t("result.youShare", { names: joinNames(others) });
+    }
+    return one ? t("result.youLose", { name: winners[0] }) : t("result.youLoseShared", { names: joinNames(winners) });
+  }
+  const people = (w) => mine.includes(w) && (!seats[w - 1] || seats[w - 1].kind !== "bot");
+  if (device && winnerSeats.some(people)) {
+    return one
+      ? t("result.deviceWinner", { name: winners[0] })
+      : t("result.deviceShared", { names: joinNames(winners) });
+  }
+  return one ? t("result.winner", { name: winners[0] }) : t("result.shared", { names: joinNames(winners) });
 }

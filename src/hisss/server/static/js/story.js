@@ -122,9 +122,9 @@ export function renderRematch(st, mine, onAsk) {
 }
 
 /** The end screen's contents: the winner, how it was decided, the scores, and what next. */
-export function renderEnd(dialog, { st, code, mine, onRematch }) {
+export function renderEnd(dialog, { st, code, mine, device = false, onRematch, onClose }) {
   const names = st.seats.map(displayName);
-  const result = describeResult(st.result, names);
+  const result = describeResult(st.result, names, { mine, device, seats: st.seats });
   const rows = st.seats.map((seat, i) =>
     h(
       "tr",
@@ -139,6 +139,7 @@ export function renderEnd(dialog, { st, code, mine, onRematch }) {
     dialog,
     h("div", { class: "end-confetti", "aria-hidden": "true" }),
     h("h2", { id: "end-title" }, result.headline),
+
     h("p", { class: "end-how", dataset: { tieBreak: result.tieBreak ? "yes" : "no" } }, result.how),
     h(
       "table",
@@ -171,7 +172,11 @@ export function renderEnd(dialog, { st, code, mine, onRematch }) {
       h("a", { class: "button", href: "/" }, t("end.newGame")),
       h(
         "button",
-        { type: "button", class: "end-close", onclick: () => dialog.close() },
+        {
+          type: "button",
+          class: "end-close",
+          onclick: () => (onClose ? onClose() : dialog.close()),
+        },
         t("end.close"),
       ),
     ),

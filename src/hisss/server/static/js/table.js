@@ -4,6 +4,7 @@
 // handlers, and get elements back.
 
 import { arrowKeys, h } from "./dom.js";
+import { COLUMN_GAP, ROW_EXTRA, smallestCard, tableLayout, widestRow } from "./layout.js";
 import { t, tn } from "./i18n.js";
 import {
   actionText,
@@ -173,7 +174,8 @@ export function renderTablePanel(cardsLeft, snakes) {
       " ",
       h("span", { class: "cards-left" }, tn("table.cardsLeft", cardsLeft)),
     ),
-    h("div", { class: "table-scroll" }, snakes),
+    h("div", { class: "table-scroll", "aria-labelledby": "table-title", role: "group" }, snakes),
+    h("p", { class: "table-more", "aria-hidden": "true" }, t("table.scrollHint")),
   ];
 }
 
@@ -224,35 +226,39 @@ export function renderDeck(count, { active = false, onDraw = null, touch = false
 }
 
 /**
- * The smallest a table card may get: a wide screen keeps its cards at least twice the size of a
- * phone's (a long game then makes the table taller than the window, and the seats and the deck
- * stay in sight); colour-blind cards are larger, for their symbols and letters.
+ * Size the cards of a table to the room it has: every snake on one line, the largest size (up
+ * to `max`) at which the longest fits the table's width and all of them its height; never below
+ * `min`, where the table scrolls sideways inside itself and says so. The game page and the
+ * replay page size their tables the same way; the size changes smoothly (a CSS transition).
  */
-function smallestCard() {
-  const width = window.innerWidth;
-  const min = width < 600 ? 40 : width < 1000 ? 64 : 112;
-  return min + (document.documentElement.classList.contains("cb") ? 16 : 0);
-}
-
-/**
- * Size the cards of a table to the room it has: the largest size (up to `max`) at which every
- * snake, wrapped onto as many lines as it needs, fits the width of the table and the window's
- * height below the table's top; never below `min` (the table then grows and scrolls with the
- * page). The game page and the replay page size their tables the same way.
- */
-export function fitCards(area, { min = smallestCard(), max = 170 } = {}) {
+export function fitCards(area, { min, max = 170 } = {}) {
   const list = area.querySelector(".snakes");
-  if (!list) return;
-  const width = list.clientWidth - 40; // the snake's number
-  const counts = [...list.querySelectorAll(".snake-row")].map((row) => row.childElementCount);
-  const room = Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
-  let size = max;
-  for (; size > min; size -= 2) {
-    const perLine = Math.max(1, Math.floor(width / (size + 8)));
-    const lines = counts.reduce((sum, n) => sum + Math.max(1, Math.ceil(n / perLine)), 0);
-    if (lines * (size * (2 / 3) + 14) <= room) break;
-  }
-  area.style.setProperty("--card-w", `${Math.max(size, min)}px`);
+  const scroller = area.querySelector(".table-scroll");
+  if (!list || !scroller) return;
+  const floor = min ?? smallestCard(window.innerWidth, document.documentElement.classList.contains("cb"));
+  const rows = [...list.querySelectorAll(".snake-row")].map((row) => ({
+    cards: row.querySelectorAll(":scope > .card").length,
+    ghosts: row.querySelectorAll(":scope > .ghost").length,
+    extra: ROW_EXTRA + (row.querySelector(".new-label") ? 110 : 0),
+  }));
+  const width = scroller.clientWidth - 8;
+  // In the game's frame the table has a height of its own, which the rows share; a replay's
+  // table grows with the page and shares the window's height below its top.
+  const framed = !area.closest(".replay");
+  const height = framed
+    ? Math.max(scroller.clientHeight - 8, 60)
+    : Math.max(window.innerHeight - area.getBoundingClientRect().top - 60, 200);
+  const { size, columns } = tableLayout(rows, width, height, { min: floor, max: Math.max(max, floor) });
+  area.style.setProperty("--card-w", `${size}px`);
+  area.style.setProperty("--snake-columns", String(columns));
+  // Whether the rows will be wider than the table at that size (known now, while the cards
+  // still grow or shrink to it): the table then says that more lies to the side.
+  const across = (width - (columns - 1) * COLUMN_GAP) / columns;
+  const wide = widestRow(rows, size) > across + 1;
+  area.classList.toggle("table-wide", wide);
+  // A table that scrolls can be scrolled from the keyboard too.
+  if (wide || list.scrollHeight > scroller.clientHeight + 1) scroller.tabIndex = 0;
+  else scroller.removeAttribute("tabindex");
 }
 
 /** A drawn card shown face up, with its name under it. */

@@ -57,7 +57,7 @@ export function renderTextView(section, view, controls = null) {
     parts.push(h("h3", {}, t("text.moves")), h("ul", { class: "tv-moves" }, moves));
   }
   if (view.result) {
-    const result = describeResult(view.result, view.seats.map(displayName));
+    const result = describeResult(view.result, view.seats.map(displayName), view.reader || {});
     parts.push(h("p", { class: "tv-result" }, `${result.headline} ${result.how}`));
   }
   replace(section, ...parts);

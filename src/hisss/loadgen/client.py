@@ -1,11 +1,13 @@
-"""One seat of the load test (:mod:`hisss.server.loadtest`): a lean websocket client."""
+"""One seat of the load test (:mod:`hisss.loadgen.loadtest`): a lean websocket client, and the
+load test's side of one game (:class:`Table`). The client knows the load test only through
+:class:`Driver`, what it asks of it."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import orjson
 
@@ -13,8 +15,44 @@ from hisss.bots import make_bot
 from hisss.core import HisssError
 from hisss.record import Game
 
-if TYPE_CHECKING:
-    from hisss.server.loadtest import LoadTest, Table
+
+class Figures(Protocol):
+    """Where a client counts what it measured."""
+
+    latencies: list[float]
+
+    def error(self, kind: str) -> None: ...
+
+
+class Driver(Protocol):
+    """What a client asks of the load test (:class:`hisss.loadgen.loadtest.LoadTest`)."""
+
+    level: str
+    ws_base: str
+    think: float
+    measure_from: float
+    deadline: float
+
+    @property
+    def figures(self) -> Figures: ...
+
+    def follow(self, table: Table, message: dict[str, Any]) -> Game | None: ...
+
+    async def rebuild(self, table: Table, version: int) -> Game: ...
+
+
+class Table:
+    """The load test's side of one game: its seats' tokens and the acknowledged versions."""
+
+    def __init__(self, created: dict[str, Any]) -> None:
+        self.id: str = created["id"]
+        self.websocket: str = created["websocket"]
+        self.tokens = [seat["token"] for seat in created["seats"]]
+        self.acked: list[int] = []
+        self.over = asyncio.Event()
+        #: The position both seats' clients play from, and the version it is at.
+        self.mirror: Game | None = None
+        self.mirror_version = 0
 
 
 #: The first pause before a lost seat connects again, the longest, and how long past the test's
@@ -44,7 +82,7 @@ class Player(asyncio.Protocol):
     the library's asyncio client, and on a small machine the load test then measured itself.
     Without per-message compression (the server is not asked for it)."""
 
-    def __init__(self, test: LoadTest, table: Table, seat: int, rng: random.Random) -> None:
+    def __init__(self, test: Driver, table: Table, seat: int, rng: random.Random) -> None:
         from websockets.client import ClientProtocol  # noqa: PLC0415
         from websockets.uri import parse_uri  # noqa: PLC0415
 

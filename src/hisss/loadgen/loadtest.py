@@ -15,7 +15,7 @@ Per step it measures the time from sending the message to receiving the state th
 as lost: the load test stops a server of its own and reads every game's log from the database;
 a server given by ``--url`` is asked for every game's stored state.
 
-The server subprocess is this module run as a script (``python -m hisss.server.loadtest``): the
+The server subprocess is this module run as a script (``python -m hisss.loadgen.loadtest``): the
 same :func:`hisss.server.run.serve` as ``hisss serve``, with no bot pause, no HTTP rate limit
 and no limit of connections per address, so that creating hundreds of games at once from one
 address is not refused. A server given by ``--url`` must allow as many connections from the load
@@ -47,15 +47,16 @@ import orjson
 
 from hisss.bots import make_bot
 from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
-from hisss.record import Game, GameRecord, Seat, replay_game
-from hisss.server.loadclient import (
+from hisss.loadgen.client import (
     MAX_RECONNECT_PAUSE,
     RECONNECT_GRACE,
     RECONNECT_PAUSE,
     Player,
+    Table,
     refused,
     same,
 )
+from hisss.record import Game, GameRecord, Seat, replay_game
 from hisss.server.run import loop_factory
 from hisss.storage import EntryKind
 
@@ -173,20 +174,6 @@ def _http(url: str, method: str = "GET", body: object = None, timeout: float = 3
     )
     with _OPENER.open(request, timeout=timeout) as answer:
         return json.loads(answer.read().decode())
-
-
-class Table:
-    """The load test's side of one game: its seats' tokens and the acknowledged versions."""
-
-    def __init__(self, created: dict[str, Any]) -> None:
-        self.id: str = created["id"]
-        self.websocket: str = created["websocket"]
-        self.tokens = [seat["token"] for seat in created["seats"]]
-        self.acked: list[int] = []
-        self.over = asyncio.Event()
-        #: The position both seats' clients play from, and the version it is at.
-        self.mirror: Game | None = None
-        self.mirror_version = 0
 
 
 class LoadTest:
@@ -446,7 +433,7 @@ class LocalServer:
     def start(self, timeout: float = 60) -> str:
         """Start the server; its address once it is ready. Raises :class:`LoadTestError`."""
         out = self.directory / "server.out"
-        command = [sys.executable, "-m", "hisss.server.loadtest", self.database]
+        command = [sys.executable, "-m", "hisss.loadgen.loadtest", self.database]
         if self.cpus:
             command.append(",".join(map(str, self.cpus)))
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

@@ -1,0 +1,186 @@
+"""MaskablePPO (sb3-contrib) learns Hisss on the batched compiled environment, then plays mirrored
+deals against random, greedy and careful.
+
+Needs the ``learn`` extra (sb3-contrib and torch; see docs/rl.md for the CPU build of torch).
+Training runs on :class:`hisss.rl.batched.BatchedHisssEnv` (``v1`` spaces, normalised
+observations, forced placements skipped) against ``--opponent`` (random or greedy), for
+``--minutes`` of wall-clock time or ``--steps`` learner steps, whichever comes first. The
+evaluation plays ``--deals`` random deals once from each seat with ``hisss.rl.HisssEnv`` (the
+same spaces) against each reference bot, the policy taking its most probable legal action, and
+prints the win share with a 95% interval over deals. Run ``python examples/train_maskable_ppo.py
+--help`` for the options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import VecEnv
+
+from hisss.core import Rules
+from hisss.rl import HisssEnv
+from hisss.rl.agent import evaluate
+from hisss.rl.batched import BatchedHisssEnv
+
+
+class SB3Batched(VecEnv):
+    """:class:`BatchedHisssEnv` as a stable-baselines3 ``VecEnv`` (autoreset in the same step,
+    as stable-baselines3 expects; final observations are not kept: the rewards come at the end
+    and no game is cut short)."""
+
+    def __init__(self, env: BatchedHisssEnv) -> None:
+        super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
+        self.env = env
+        self._actions = np.zeros(env.num_envs, dtype=np.int64)
+        self._no_info: list[dict[str, Any]] = [{} for _ in range(env.num_envs)]
+        self._seed: int | None = None
+
+    def reset(self) -> Any:
+        obs, _ = self.env.reset(seed=self._seed)
+        return obs.copy()
+
+    def step_async(self, actions: Any) -> None:
+        self._actions[:] = actions
+
+    def step_wait(self) -> Any:
+        obs, reward, done, _, _ = self.env.step(self._actions)
+        return obs.copy(), reward.copy(), done.copy(), self._no_info
+
+    def action_masks(self) -> Any:
+        return self.env.action_masks().copy()
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> Any:
+        if method_name != "action_masks":
+            raise AttributeError(f"the batched environment has no per-game method {method_name}")
+        return list(self.env.action_masks())
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks"
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        if attr_name == "render_mode":
+            return [None] * self.num_envs
+        raise AttributeError(f"the batched environment has no per-game attribute {attr_name}")
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"the batched environment's games have no attribute {attr_name}")
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        return [False] * self.num_envs
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        self._seed = seed
+        return [seed] * self.num_envs
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class ModelPolicy:
+    """A trained model behind ``act(env, mask)`` (:func:`hisss.rl.agent.evaluate`): its most
+    probable legal action."""
+
+    def __init__(self, model: MaskablePPO) -> None:
+        self.model = model
+
+    def act(self, env: HisssEnv, mask: Any) -> int:
+        action, _ = self.model.predict(
+            env.observation(), action_masks=env.action_masks(), deterministic=True
+        )
+        return int(action)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, train, evaluate and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hand-size", type=int, default=3, help="0: classic (default 3)")
+    parser.add_argument("--players", type=int, default=2, help="players (default 2)")
+    parser.add_argument("--opponent", default="greedy", help="random or greedy (default greedy)")
+    parser.add_argument("--envs", type=int, default=256, help="games at once (default 256)")
+    parser.add_argument("--n-steps", type=int, default=32, help="steps per game per rollout")
+    parser.add_argument("--minutes", type=float, default=30.0, help="training time (default 30)")
+    parser.add_argument("--steps", type=int, default=10**9, help="most learner steps")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    parser.add_argument("--deals", type=int, default=200, help="evaluation deals (default 200)")
+    parser.add_argument(
+        "--against", default="random,greedy,careful", help="evaluation bots (comma-separated)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--save", default="", help="save the model to this file")
+    parser.add_argument("--load", default="", help="go on training the model of this file")
+    args = parser.parse_args(argv)
+    if args.envs < 1 or args.n_steps < 2 or args.minutes <= 0 or args.deals < 1:
+        parser.error("--envs, --n-steps, --minutes and --deals must be positive")
+    torch.set_num_threads(args.threads)
+    rules = Rules(hand_size=args.hand_size)
+    options: dict[str, Any] = {"rules": rules, "normalize": True, "skip_forced": True}
+    batched = BatchedHisssEnv(
+        num_envs=args.envs,
+        players=args.players,
+        opponents=args.opponent,
+        seat="random",
+        **options,
+    )
+    venv = SB3Batched(batched)
+    venv.seed(args.seed)
+    model = (
+        MaskablePPO.load(args.load, env=venv, device="cpu")
+        if args.load
+        else MaskablePPO(
+            "MlpPolicy",
+            venv,
+            n_steps=args.n_steps,
+            batch_size=min(4096, args.envs * args.n_steps),
+            n_epochs=4,
+            learning_rate=3e-4,
+            gamma=1.0,
+            ent_coef=0.01,
+            policy_kwargs={"net_arch": [128, 128]},
+            seed=args.seed,
+            device="cpu",
+            verbose=0,
+        )
+    )
+    per_round = args.envs * args.n_steps
+    wall, cpu = time.perf_counter(), time.process_time()
+    deadline = wall + 60 * args.minutes
+    steps = 0
+    while steps < args.steps and time.perf_counter() < deadline:
+        model.learn(per_round, reset_num_timesteps=False)
+        steps += per_round
+        print(
+            f"{steps:,} steps, {time.perf_counter() - wall:.0f} s wall, "
+            f"{time.process_time() - cpu:.0f} s CPU",
+            flush=True,
+        )
+    trained_wall = time.perf_counter() - wall
+    trained_cpu = time.process_time() - cpu
+    print(
+        f"trained {steps:,} learner steps in {trained_wall:.0f} s wall, {trained_cpu:.0f} s CPU "
+        f"(hand size {args.hand_size}, {args.players} players, against {args.opponent}, "
+        f"seed {args.seed})",
+        flush=True,
+    )
+    if args.save:
+        model.save(args.save)
+    policy = ModelPolicy(model)
+    for bot in [b.strip() for b in args.against.split(",") if b.strip()]:
+        result = evaluate(
+            policy,
+            args.players,
+            args.deals,
+            seed=args.seed + 1000,
+            opponents=(bot,),
+            space="v1",
+            **options,
+        )
+        print(f"against {bot}: {result}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The bots known by name: :data:`BOT_NAMES`, and :func:`make_named` to make one. The levels
+(:mod:`hisss.bots.levels`) and :func:`hisss.bots.make_bot` build on it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hisss.bots.base import Bot
+from hisss.bots.careful import CarefulBot
+from hisss.bots.endgame import EndgameBot
+from hisss.bots.expectimax import ExpectimaxBot
+from hisss.bots.expert import ExpertBot
+from hisss.bots.gentle import GentleBot
+from hisss.bots.greedy import CasualBot, GreedyBot
+from hisss.bots.mcts import MctsBot
+from hisss.bots.random_bot import RandomBot
+from hisss.core import ConfigError
+
+_FACTORIES: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "casual": CasualBot,
+    "greedy": GreedyBot,
+    "careful": CarefulBot,
+    "gentle": GentleBot,
+    "expectimax": ExpectimaxBot,
+    "mcts": MctsBot,
+    "endgame": EndgameBot,
+    "expert": ExpertBot,
+}
+
+#: The names :func:`make_bot` knows, in the order they are listed in help texts.
+BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+
+
+def make_named(name: str) -> Bot | None:
+    """A new bot of the name ``name`` (exactly as listed), or ``None`` for no such bot."""
+    factory = _FACTORIES.get(name)
+    return factory() if factory is not None else None
+
+
+def unknown_bot(name: object, also: str = "") -> ConfigError:
+    """The error for a bot name nobody knows (``also``: more names to suggest)."""
+    return ConfigError(f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)}{also})")
+
+
+__all__ = ["BOT_NAMES", "make_named", "unknown_bot"]
