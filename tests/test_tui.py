@@ -297,7 +297,6 @@ async def test_a_hint_while_the_expert_gets_ready_says_it_is_a_quick_one(
 ) -> None:
     # The expert answers with careful's placement until its compiled code is ready: the hint
     # must not claim to be the expert's.
-    monkeypatch.setattr("hisss.tui.app.is_warming", lambda: True)
     monkeypatch.setattr("hisss.bots.expert.is_warming", lambda: True)
     app = make_app("Ala,bot:medium", seed=9)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -14,10 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from hisss.bots import levels_for
 from hisss.core import RAINBOW, HandState, Rules
 from hisss.record import Game, GameRecord, Seat
 from hisss.server.errors import ProtocolError
-from hisss.server.hands import PRIVATE, for_seats, hand_fields, levels_for
+from hisss.server.hands import PRIVATE, for_seats, hand_fields
 from hisss.server.replays import check_record, step
 from hisss.server.setup import build_spec
 from support.web import ALA, BOT, OLEK, expect, receive

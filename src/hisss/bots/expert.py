@@ -191,4 +191,11 @@ class ExpertBot(Bot):
         return pick_best(tied, margins, rng)
 
 
-__all__ = ["ExpertBot"]
+def answers_quickly(state: State) -> bool:
+    """True when the expert's move in ``state`` is careful's quick one because the compiled
+    rollouts are still being made ready in the background (:func:`hisss.kernel.warming.is_warming`);
+    the hand variant's expert plays without compiled code, so never there."""
+    return is_warming() and not state.hand_sizes
+
+
+__all__ = ["ExpertBot", "answers_quickly"]

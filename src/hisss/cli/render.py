@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from hisss.core import HandState, Result, Snake, State
+from hisss.core import Result, SeatView, Snake, State, seen_by
 from hisss.i18n import explain_result, get_catalog
 from hisss.record import GameRecord, printable, replay, replay_steps
 from hisss.sim.stats import describe_stat
@@ -224,18 +224,20 @@ def _result_lines(result: Result, state: State) -> list[str]:
 
 def _hand_lines(state: State) -> list[str]:
     """The hand variant: every seat's hand (a replay shows them all)."""
-    if not isinstance(state, HandState):
+    if not state.hand_sizes:
         return []
+    views = [seen_by(state, seat) for seat in range(state.players)]
+    hands = [view.hand for view in views if isinstance(view, SeatView)]
     return [
         f"    {'hands' if seat == 0 else '':5}  seat {seat + 1}: "
         + (" ".join(str(card) for card in hand) or "(empty)")
-        for seat, hand in enumerate(state.hands)
+        for seat, hand in enumerate(hands)
     ]
 
 
 def _waiting(state: State) -> str:
     """What an unfinished game waits for: the card to be placed, a draw, or the starter."""
-    if isinstance(state, HandState) and state.current_player is not None:
+    if state.hand_sizes and state.current_player is not None:
         return f"turn {state.turns + 1}, seat {state.to_move + 1} to play a card of the hand"
     if state.drawn is not None:
         return f"turn {state.turns + 1}, seat {state.to_move + 1} to place {state.drawn}"
@@ -270,12 +272,12 @@ def print_game(
             out.append(f"starter: {record.cards[0]}")
         pits: tuple[tuple[Snake, ...], ...] = tuple(() for _ in record.seats)
         steps = zip(record.turns, replay_steps(record), strict=True)
-        hands = record.rules.hand_size > 0
+        draws = record.rules.seats_draw
         for number, (turn, state) in enumerate(steps, 1):
             does = (
-                f"plays {turn.card}@{turn.action}"
-                if hands
-                else f"draws {turn.card}, plays {turn.action}"
+                f"draws {turn.card}, plays {turn.action}"
+                if draws
+                else f"plays {turn.card}@{turn.action}"
             )
             out.append(f"turn {number}: seat {turn.player + 1} {does}")
             out.extend(_claims(pits, state))

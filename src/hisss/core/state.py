@@ -488,6 +488,11 @@ class State:
         other._undo = []
         return other
 
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds in hand: none in the classic game (empty)."""
+        return ()
+
     def _why_illegal(self, action: Action) -> str:
         card = self.drawn
         assert card is not None

@@ -109,12 +109,12 @@ from hisss.core import (
     Action,
     ConfigError,
     Deck,
-    HandState,
     IllegalActionError,
     Rules,
     SeatView,
     State,
     new_game,
+    seen_by,
 )
 from hisss.rl.dealing import Dealer, SplitMix, read_deal
 from hisss.rl.opponents import Policy, make_opponents
@@ -209,10 +209,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """What the learning seat may know now: in the hand variant its
         :class:`~hisss.core.SeatView` (its own hand, never another); in the classic game, where
         nothing is hidden, a copy of the position. The full position is private."""
-        game = self._game
-        if isinstance(game, HandState):
-            return game.view(self.seat)
-        return game.copy()
+        return seen_by(self._game, self.seat)
 
     def set_learner(self, policy: Policy) -> None:
         """Set the policy of the opponents given as ``"self"``: a callable ``(observation,

@@ -209,17 +209,12 @@ class LiveGame:
         if self.status is not GameStatus.RUNNING:
             return None
         phase = self.phase
-        if phase is Phase.STARTING or (self.game.has_hands and phase in (Phase.DEAL, Phase.DRAW)):
+        if self.game.dealer_draws:
             return (EntryKind.STARTER, None)  # in the hand variant it deals and fills the hands
         seat = self.to_move
         if seat is None or not self.seats[seat].is_bot:
             return None
         return (EntryKind.DRAW if phase is Phase.DRAW else EntryKind.PLAY, seat)
-
-    def _receiver(self) -> int | None:
-        """The hand variant: the seat (from 0) whose hand the next draw fills."""
-        receiver: int | None = getattr(self.state, "receiver", None)
-        return receiver
 
     def bot_rng(self) -> random.Random:
         """The random generator of the next bot decision: fixed by the seed and the version, so a
@@ -268,18 +263,16 @@ class LiveGame:
         """The entry of a card the server draws itself: the starter, or in the hand variant the
         next card dealt into a hand (of the deal, or the card the seat that played draws)."""
         self._check_running()
-        if self.game.has_hands and self.phase in (Phase.DEAL, Phase.DRAW):
-            seat = self._receiver()
-            return LogEntry(
-                self.version + 1, EntryKind.DRAW, seat=seat, card=str(self._next_card())
-            )
-        if self.phase is not Phase.STARTING:
+        if self.phase is Phase.STARTING:
+            return LogEntry(self.version + 1, EntryKind.STARTER, card=str(self._next_card()))
+        if not self.game.dealer_draws:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "the starter is already on the table")
-        return LogEntry(self.version + 1, EntryKind.STARTER, card=str(self._next_card()))
+        seat = self.game.receiver
+        return LogEntry(self.version + 1, EntryKind.DRAW, seat=seat, card=str(self._next_card()))
 
     def plan_draw(self, seat: int) -> LogEntry:
         """The entry for ``seat`` drawing the next card; raises :class:`ProtocolError`."""
-        if self.game.has_hands:
+        if not self.rules.seats_draw:
             raise ProtocolError(
                 ErrorCode.WRONG_PHASE,
                 "in the hand variant the server deals and fills the hands: play a card of yours",
@@ -421,12 +414,12 @@ class LiveGame:
             event["card"] = str(self._draw(entry))
         elif entry.kind is EntryKind.DRAW:
             seat = self._entry_seat(entry)
-            due = self._receiver() if game.has_hands else self.to_move
+            due = game.receiver
             if due != seat or self.phase not in (Phase.DEAL, Phase.DRAW):
                 raise LogError(f"seat {seat + 1} draws out of turn")
             card = str(self._draw(entry))
             # In the hand variant who drew is public; the card, only when hands are seen by all.
-            hidden = game.has_hands and not self.rules.hands_seen_by_all
+            hidden = self.rules.hides_cards
             event.update(seat=seat + 1, card=None if hidden else card)
         elif entry.kind is EntryKind.PLAY:
             seat = self._entry_seat(entry)
@@ -538,7 +531,7 @@ class LiveGame:
             "rematch": self.rematch_view(),
             "result": self.result(),
         }
-        if self.game.has_hands:
+        if self.game.state.hand_sizes:
             message.update(hand_fields(self.game, phase is Phase.PLACE))
         return message
 
@@ -581,7 +574,7 @@ class LiveGame:
         card still to come). In the hand variant, before the end, ``seat`` (from 0) asks: the
         record hides every hand but that seat's (:meth:`hisss.record.Game.record`)."""
         over = self.game.is_over()
-        if self.game.has_hands and not over and seat is None:
+        if self.rules.hides_cards and not over and seat is None:
             raise ProtocolError(
                 ErrorCode.NOT_FINISHED,
                 "a running game of the hand variant gives its record so far only to a seat: "

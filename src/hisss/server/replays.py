@@ -75,7 +75,7 @@ def step(record: GameRecord, number: object) -> dict[str, Any]:
     view = state_view(game.state, number, steps, event, record.seats)
     view["seats"] = list(record.seats)
     view["to_move"] = None if game.is_over() else game.state.to_move + 1
-    if game.has_hands:
+    if game.state.hand_sizes:
         # A record of the hand variant holds every hand: a replay shows them all.
         hands = [game.view(seat).hand for seat in range(game.players)]
         view["hands"] = [[str(card) for card in hand] for hand in hands]

@@ -37,8 +37,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
+from hisss.bots.expert import answers_quickly
 from hisss.core import Action, HisssError
-from hisss.kernel.warming import is_warming
 from hisss.record import GameRecord, SeatKind
 from hisss.server import logs, setup
 from hisss.server.errors import ErrorCode, ProtocolError
@@ -408,7 +408,7 @@ class GameService:
         """The expert's placement of ``seat``'s card, and whether it is careful's quick one."""
         self.quotas.check_hint(game_id, seat, address)
         position, rng = (await self._load(game_id)).hint_position(seat)
-        quick = is_warming() and not position.rules.has_hands
+        quick = answers_quickly(position)
         async with self.quotas.thinking:
             return await asyncio.to_thread(make_level("expert").move, position, rng), quick
 

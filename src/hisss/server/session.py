@@ -27,10 +27,10 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hisss.bots import LEVEL_NAMES
+from hisss.bots import LEVEL_NAMES, levels_for
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
-from hisss.server.hands import for_seats, levels_for
+from hisss.server.hands import for_seats
 from hisss.server.hub import encode, without_log
 from hisss.server.limits import Bucket
 from hisss.server.logs import game_id

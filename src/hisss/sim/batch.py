@@ -127,7 +127,7 @@ def play_chunk(
 
 
 def _fast_spec(spec: SimSpec) -> Any:
-    if spec.rules.hand_size:
+    if not spec.rules.seats_draw:
         raise ConfigError(
             "the fast path plays the classic game only: leave out --fast to play the hand "
             "variant (hand_size)"

@@ -217,7 +217,7 @@ def bench(
     """
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
-    if rules.hand_size:
+    if not rules.seats_draw:
         raise ConfigError(
             "the benchmark measures the classic game's engine: leave out hand_size "
             "(hisss movetimes and simulate time the hand variant)"

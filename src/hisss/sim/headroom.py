@@ -289,7 +289,7 @@ def clairvoyant(
 def check_headroom_rules(rules: Rules) -> None:
     """Refuse the hand variant: both searches play the classic game, where every drawn card is
     placed at once."""
-    if rules.has_hands:
+    if not rules.seats_draw:
         raise ConfigError(
             "headroom searches the classic game, where each drawn card is placed at once: leave "
             "out hand_size (hisss tournament and simulate play the hand variant)"

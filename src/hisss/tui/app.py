@@ -29,9 +29,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 
+from hisss.bots.expert import answers_quickly
 from hisss.core import Action, ActionKind, Card, Placement, Snake
 from hisss.i18n import Catalog
-from hisss.kernel.warming import is_warming
 from hisss.record import Phase
 from hisss.tui.dialogs import QuitScreen, SaveScreen, why_not_saved
 from hisss.tui.match import Match
@@ -364,7 +364,7 @@ class HisssApp(GameView):
         where = (state.turns, state.drawn)
         # While the expert's compiled code is made ready, the expert answers as careful does
         # (the hand variant's expert needs no compiled code): the hint says so.
-        careful = is_warming() and not state.rules.has_hands
+        careful = answers_quickly(state)
         action = await asyncio.to_thread(match.hint, state.copy())
         if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
             return
