@@ -25,13 +25,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hisss.core.decks import MAX_COPIES
 from hisss.core.rules import MAX_HAND_SIZE, MAX_PLAYERS_OPTION, MIN_PLAYERS, JoinClaim, Scoring
-from hisss.record.format import (
+from hisss.record.jsontext import JsonPath
+from hisss.record.parts import (
     FORMAT_NAME,
     FORMAT_VERSION,
     MAX_SEAT_NAME,
     MAX_SEAT_NAME_CODE_POINTS,
 )
-from hisss.record.jsontext import JsonPath
 from hisss.record.text import printable, show_value
 
 #: The JSON Schema dialect of :func:`record_schema`.
