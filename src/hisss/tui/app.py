@@ -97,8 +97,6 @@ class HisssApp(GameView):
         self.claims: list[tuple[int, Snake]] = []
         self.kept: Path | None = None
         self.failure: BaseException | None = None
-        #: True while the bots wait for a dialog to close or the terminal to grow.
-        self.bots_waiting = False
         self._end_shown = False
         self._dialogs = 0
         self._free = asyncio.Event()
@@ -206,12 +204,10 @@ class HisssApp(GameView):
             self._free.set()
 
     async def until_free(self) -> None:
-        """Wait while :meth:`blocked` (:attr:`bots_waiting` says so meanwhile)."""
+        """Wait while :meth:`blocked`."""
         while self.alive() and self.blocked():
-            self.bots_waiting = True
             self._free.clear()
             await self._free.wait()
-        self.bots_waiting = False
 
     # ------------------------------------------------------------------ moves
 

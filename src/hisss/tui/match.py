@@ -38,7 +38,6 @@ from hisss.record import (
     Phase,
     Seat,
     SeatNameError,
-    Turn,
     check_name,
     printable,
     resume,
@@ -158,11 +157,6 @@ class Match:
             game.draw()
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def turns(self) -> list[Turn]:
-        """The turns played so far, as the record holds them."""
-        return list(self.game.record().turns)
 
     @property
     def people(self) -> list[int]:
