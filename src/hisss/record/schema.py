@@ -8,8 +8,9 @@ too, so that other tools can check a record. :func:`first_error` turns pydantic'
 the path of the field and a sentence. ``python -m hisss.record.schema`` prints the JSON Schema
 published as ``docs/record.schema.json``.
 
-Importing pydantic and building the models takes some 30 to 90 milliseconds, so :mod:`hisss.record`
-imports this module only when a record or a deck file is read.
+Importing pydantic and building the models takes a noticeable time (``docs/record-format.md``
+has the figure), so :mod:`hisss.record` imports this module only when a record or a deck file is
+read.
 
 >>> RecordModel.model_json_schema()["properties"]["format"]["const"]
 'hisss-record'
