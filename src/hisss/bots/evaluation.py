@@ -41,14 +41,9 @@ Let ``X`` be the seat that draws next and ``R`` the number of cards left. For ev
 
 The weights are ``w_now = 0.8`` and ``w_race = 0.6`` (:data:`DEFAULT_WEIGHTS`). A waiting
 snake does not stay as it is (other cards extend it, change its colour, or take its completing
-card elsewhere), so both are below one. A least-squares fit of the final margin (for the seat to
-draw) on the two features, over 72,000 positions of 1,500 two-player games between one-draw
-lookahead players on the rainbow deck, gives 0.50 and 0.42 (the race weight is larger early in
-the game, about 1.2 with 25 or more cards left, and smaller late, about 0.3 with fewer than 10).
-In play the choice hardly matters: with a one-draw search, weights (0, 0), (0.5, 0.42) and
-(0.8, 0.6) each scored 52.6% against ``greedy`` over the same 3,000 mirrored deals, while the race
-term alone, without the immediate term, scored 1 point less. The margin at the end of the game
-is exact: at a terminal position the value is the final score.
+card elsewhere), so both are below one; how they were fitted and how little the choice matters
+in play is in ``docs/strategy.md``. The margin at the end of the game is exact: at a terminal
+position the value is the final score.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
 """A websocket session: one client following one game, as an explicit state machine.
 
-States: ``HELLO`` (the connection is open and must say who it is), ``SEAT`` (it acts for the
-seat, or on one device the seats, whose token it showed) or ``SPECTATOR`` (it watches), then
-``CLOSED``. Every message
-read is checked in this order: text frame, size, rate, JSON, shape, type, state; a message that
-fails gets an ``error`` message with a stable code and changes nothing, and the connection stays
-open. A connection is closed only for abuse (too many oversized, rate-limited or failed hello
-messages, or no hello in time), with a named close code.
+States (:class:`ConnectionState`): ``HELLO`` (the connection is open and must say who it is),
+``SEAT`` (it acts for the seat, or on one device the seats, whose token it showed) or ``SPECTATOR``
+(it watches), then ``CLOSED``. Every message read is checked in this order: text frame, size, rate,
+JSON, shape, type, state; a message that fails gets an ``error`` message with a stable code and
+changes nothing, and the connection stays open. A connection is closed only for abuse (too many
+oversized, rate-limited or failed hello messages, or no hello in time), with a named close code.
 
 Outgoing messages go through one queue, written by one task, so that an ``error`` and the fresh
 ``state`` that follows it arrive in that order. Published states of the game are queued the same
@@ -86,8 +85,9 @@ CLIENT_TYPES = (
 )
 
 
-class Phase(Enum):
-    """Where a session is."""
+class ConnectionState(Enum):
+    """Where a connection is in the session's state machine (the game's own phase is
+    :class:`hisss.record.Phase`)."""
 
     HELLO = "hello"
     SEAT = "seat"
@@ -111,7 +111,7 @@ class Session:
         self.ws = websocket
         self.service = service
         self.settings = settings
-        self.phase = Phase.HELLO
+        self.connection = ConnectionState.HELLO
         self.live: LiveGame | None = None
         self.game_id = ""
         #: The seats this connection holds (from 0): one, or all the people of a device game.
@@ -129,7 +129,7 @@ class Session:
         self._last_rate_error = 0.0
         self._subscribed = False
         self._too_slow = False
-        self.phase_was_spectator = False
+        self.was_spectator = False
         #: The version of the last state queued for this client (``None``: none yet).
         self._version_sent: int | None = None
 
@@ -137,7 +137,7 @@ class Session:
 
     def deliver(self, message: dict[str, Any]) -> None:
         """Queue a published message (called by the hub; never blocks)."""
-        if self.phase is Phase.CLOSED:
+        if self.connection is ConnectionState.CLOSED:
             return
         # A state of the hand variant keeps the hands of this connection's seats alone.
         message = for_seats(message, self.seats)
@@ -165,7 +165,7 @@ class Session:
             self.outbox.qsize() >= MAX_OUTBOX
             or self.outbox_chars + len(text) > self.settings.max_outbox_bytes
         ):
-            self.phase = Phase.CLOSED
+            self.connection = ConnectionState.CLOSED
             self._too_slow = True
             self.outbox.put_nowait(None)
             return
@@ -232,7 +232,7 @@ class Session:
         finally:
             clients.dec()
             self.service.quotas.connection_closed(self.address)
-            if self.phase_was_spectator:
+            if self.was_spectator:
                 self.service.quotas.spectator_left(self.game_id)
 
     async def _refuse(self, error: ProtocolError, code: int, reason: str) -> None:
@@ -275,7 +275,7 @@ class Session:
         except WebSocketDisconnect:
             pass
         finally:
-            self.phase = Phase.CLOSED
+            self.connection = ConnectionState.CLOSED
             if self._subscribed:
                 self.service.hub.unsubscribe(self.game_id, self)
             for seat in self.seats:
@@ -298,7 +298,7 @@ class Session:
                     with contextlib.suppress(Exception):
                         await self.ws.close(CLOSE_TOO_SLOW, "too slow")
                     return
-                if self.phase is Phase.CLOSED and self.outbox.empty():
+                if self.connection is ConnectionState.CLOSED and self.outbox.empty():
                     return
                 continue
             self.outbox_chars -= len(text)
@@ -307,7 +307,7 @@ class Session:
                 # deadline the connection is closed (the kernel's buffers may hold megabytes).
                 await asyncio.wait_for(self.ws.send_text(text), self.settings.send_timeout)
             except TimeoutError:
-                self.phase = Phase.CLOSED
+                self.connection = ConnectionState.CLOSED
                 self.service.quotas.connections_closed("a client that reads too slowly")
                 with contextlib.suppress(Exception):
                     await self.ws.close(CLOSE_TOO_SLOW, "too slow")
@@ -315,7 +315,7 @@ class Session:
             except (WebSocketDisconnect, OSError, RuntimeError):  # uvicorn's ClientDisconnected
                 return  # the client is gone; the reader sees it
             except Exception:
-                self.phase = Phase.CLOSED
+                self.connection = ConnectionState.CLOSED
                 log.exception("game %s: sending to a client failed; closing it", self.game_id)
                 with contextlib.suppress(Exception):
                     await self.ws.close(CLOSE_SERVER_ERROR, "server error")
@@ -323,8 +323,8 @@ class Session:
 
     async def _read(self) -> None:
         started = time.monotonic()
-        while self.phase is not Phase.CLOSED:
-            if self.phase is Phase.HELLO:
+        while self.connection is not ConnectionState.CLOSED:
+            if self.connection is ConnectionState.HELLO:
                 left = self.settings.hello_timeout - (time.monotonic() - started)
                 try:
                     raw = await asyncio.wait_for(self.ws.receive(), max(left, 0.001))
@@ -426,7 +426,7 @@ class Session:
         if kind == "hello":
             await self._hello(message)
             return
-        if self.phase is Phase.HELLO or self.live is None:
+        if self.connection is ConnectionState.HELLO or self.live is None:
             raise ProtocolError(
                 ErrorCode.NOT_AUTHENTICATED, "send hello first (a seat token, or spectate)"
             )
@@ -444,7 +444,7 @@ class Session:
                 )
             self.send_whole(fresh)
             return
-        if self.phase is Phase.SPECTATOR or not self.seats:
+        if self.connection is ConnectionState.SPECTATOR or not self.seats:
             raise ProtocolError(ErrorCode.SPECTATOR, "spectators watch the game; they cannot act")
         seat = self._acting_seat(message)
         if kind == "draw":
@@ -498,7 +498,7 @@ class Session:
         return to_move if to_move in self.seats else self.seats[0]
 
     async def _hello(self, message: dict[str, Any]) -> None:
-        if self.phase is not Phase.HELLO:
+        if self.connection is not ConnectionState.HELLO:
             raise ProtocolError(
                 ErrorCode.ALREADY_AUTHENTICATED, "this connection has said hello already"
             )
@@ -515,8 +515,8 @@ class Session:
                 self.service.metrics.error(error.code, "websocket")
                 await self.ws.send_text(encode({"type": "error", **error.to_dict()}))
                 raise _Close(CLOSE_BUSY, "too many spectators")
-            self.phase_was_spectator = True
-            self.phase = Phase.SPECTATOR
+            self.was_spectator = True
+            self.connection = ConnectionState.SPECTATOR
         elif token is not None:
             try:
                 self.live = await self.service.find(self.game_id)
@@ -526,7 +526,7 @@ class Session:
                 if self.hello_failures >= self.settings.max_hello_failures:
                     raise _Close(CLOSE_AUTH_FAILED, "too many failed hello attempts") from None
                 raise
-            self.phase = Phase.SEAT
+            self.connection = ConnectionState.SEAT
         else:
             raise ProtocolError(
                 ErrorCode.BAD_MESSAGE, 'hello needs "token" (a seat token) or "role": "spectator"'
@@ -541,7 +541,7 @@ class Session:
                 "game": live.id,
                 "code": live.code,
                 "title": live.title,
-                "role": self.phase.value,
+                "role": self.connection.value,
                 "seat": self.seats[0] + 1 if self.seats else None,
                 "seats": [seat + 1 for seat in self.seats],
                 "rules": live.rules.to_mapping(),

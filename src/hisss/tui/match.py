@@ -37,7 +37,6 @@ from hisss.record import (
     Phase,
     Seat,
     SeatNameError,
-    Turn,
     check_name,
     printable,
     resume,
@@ -156,11 +155,6 @@ class Match:
             game.draw()
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def turns(self) -> list[Turn]:
-        """The turns played so far, as the record holds them."""
-        return list(self.game.record().turns)
 
     @property
     def people(self) -> list[int]:
