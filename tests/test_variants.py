@@ -31,7 +31,7 @@ HOMES = frozenset({"core", "kernel", "record"})
 LIMIT = 15
 
 #: The places that name it today (the count is stated, so a new one is seen).
-TODAY = 14
+TODAY = 13
 
 
 def naming_places(source: str) -> list[int]:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from hisss.core import Action, ConfigError, HandState, IllegalActionError, SeatView, State
+from hisss.core import Action, ConfigError, IllegalActionError, Rules, SeatView, State, seen_by
 
 #: How a bot plays the hand variant: a seat's view, a random generator and a time limit in seconds
 #: (or ``None``) to one of the view's legal plays.
@@ -143,9 +143,17 @@ class Bot(ABC):
         """The bot's choice for the seat to move in ``state``: :meth:`choose` in the classic
         game; in the hand variant :meth:`choose_from_hand` with that seat's view, so the bot sees
         only what the seat may know."""
-        if isinstance(state, HandState):
-            return self.choose_from_hand(state.view(state.to_move), rng)
+        if state.hand_sizes:  # the seats hold cards: the bot knows only its seat's view
+            view = seen_by(state, state.to_move)
+            assert isinstance(view, SeatView)
+            return self.choose_from_hand(view, rng)
         return self.choose(state, rng)
+
+    @classmethod
+    def plays(cls, rules: Rules) -> bool:
+        """Whether bots of this class play a game with ``rules``: every bot plays the classic
+        game; the hand variant, those with a :attr:`hand_policy`."""
+        return rules.seats_draw or cls.hand_policy is not None
 
     def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
         """The hand variant: return one of ``view.legal_actions()``, knowing only ``view``.

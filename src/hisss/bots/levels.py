@@ -27,8 +27,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hisss.bots.base import Bot, Budget
-from hisss.bots.hand import HAND_POLICIES
-from hisss.bots.registry import make_named, unknown_bot
+from hisss.bots.registry import make_named, named_plays, unknown_bot
 from hisss.core import ConfigError, Rules
 
 
@@ -83,13 +82,13 @@ def make_level(name: str) -> Bot:
 
 
 def bot_plays(bot: str, rules: Rules) -> bool:
-    """Whether the bot named ``bot`` plays a game with ``rules``: every bot plays the classic
-    game; the hand variant, the bots with a hand policy (:data:`hisss.bots.hand.HAND_POLICIES`).
+    """Whether the bot named ``bot`` plays a game with ``rules`` (the bot's class says so:
+    :meth:`~hisss.bots.base.Bot.plays`).
 
     >>> bot_plays("gentle", Rules()), bot_plays("gentle", Rules(hand_size=3))
     (True, False)
     """
-    return rules.seats_draw or bot in HAND_POLICIES
+    return named_plays(bot, rules)
 
 
 def levels_for(rules: Rules) -> tuple[str, ...]:

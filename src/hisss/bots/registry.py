@@ -12,7 +12,7 @@ from hisss.bots.gentle import GentleBot
 from hisss.bots.greedy import CasualBot, GreedyBot
 from hisss.bots.mcts import MctsBot
 from hisss.bots.random_bot import RandomBot
-from hisss.core import ConfigError
+from hisss.core import ConfigError, Rules
 
 _FACTORIES: dict[str, type[Bot]] = {
     "random": RandomBot,
@@ -36,6 +36,12 @@ def make_named(name: str) -> Bot | None:
     return factory() if factory is not None else None
 
 
+def named_plays(name: str, rules: Rules) -> bool:
+    """Whether the bot named ``name`` (one of :data:`BOT_NAMES`) plays a game with ``rules``
+    (:meth:`~hisss.bots.base.Bot.plays`)."""
+    return _FACTORIES[name].plays(rules)
+
+
 def hand_policies() -> dict[str, HandPolicy]:
     """What each bot known by name that plays the hand variant plays there (its class's
     :attr:`~hisss.bots.base.Bot.hand_policy`), in the order of :data:`BOT_NAMES`."""
@@ -49,4 +55,4 @@ def unknown_bot(name: object, also: str = "") -> ConfigError:
     return ConfigError(f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)}{also})")
 
 
-__all__ = ["BOT_NAMES", "hand_policies", "make_named", "unknown_bot"]
+__all__ = ["BOT_NAMES", "hand_policies", "make_named", "named_plays", "unknown_bot"]

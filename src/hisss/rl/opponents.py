@@ -72,7 +72,7 @@ def make_opponent(spec: object, rules: Rules) -> Opponent:
             f"an opponent is a bot name, a Bot, a callable (observation, mask) -> action or "
             f"'self', not {type(spec).__name__}"
         )
-    if not bot_plays(bot.name, rules):
+    if not bot.plays(rules):
         raise ConfigError(
             f"opponent {bot.name!r} does not play the hand variant "
             f"(bots that do: {', '.join(n for n in BOT_NAMES if bot_plays(n, rules))})"
