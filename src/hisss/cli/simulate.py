@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +25,7 @@ from hisss.cli.options import (
     WorkersOption,
     checked_rules,
 )
-from hisss.cli.output import errors, show
+from hisss.cli.output import errors, print_json, show
 from hisss.cli.progress import run_with_progress
 from hisss.cli.render import print_bench, print_headroom, print_move_times, print_simulation
 from hisss.core import RAINBOW, ConfigError
@@ -42,6 +43,7 @@ from hisss.sim.headroom import (
     exact_value,
 )
 from hisss.sim.movetimes import move_times
+from hisss.sim.reports import ClairvoyantReport, ExactValueReport
 
 
 def simulate(
@@ -181,7 +183,8 @@ def bench(
         if learners:
             from hisss.rl.bench import learner_throughput  # noqa: PLC0415 (the rl extra)
 
-            figures["learners"] = learner_throughput(seconds, players, rule_set, the_deck)
+            learned = learner_throughput(seconds, players, rule_set, the_deck)
+            figures = replace(figures, learners=learned)
     show(figures, as_json, print_bench)
 
 
@@ -275,6 +278,7 @@ def headroom(
         rule_set = checked_rules(rules, rule_set_options, players)
         check_headroom_rules(rule_set)
         the_deck = resolve_deck(deck)
+        figures: ClairvoyantReport | ExactValueReport
         if exact:
             args: dict[str, Any] = {
                 "opponent": opponent,
@@ -323,7 +327,7 @@ def warm(
         spec = fast.FastSpec(2, checked_rules("classic", None, 2), RAINBOW, ("greedy", "random"))
         figures["fast_seconds"] = round(fast.warm_up(spec), 3)
     if as_json:
-        show(figures, True, lambda *_: None)
+        print_json(figures)
     else:
         typer.echo(
             f"compiled code ready: the expert's rollouts in {figures['rollout_seconds']:.1f} s, "

@@ -1,7 +1,8 @@
 """Batch simulation: a seeded run of games between bots, on any backend, streamed to disk if asked.
 
-:func:`simulate` plays ``games`` games and returns one plain dictionary, ready for JSON: the run's
-settings, then each statistic as ``{"mean": x, "se": y}`` (see :mod:`hisss.sim.stats`).
+:func:`simulate` plays ``games`` games and returns a :class:`~hisss.sim.reports.SimulationReport`:
+the run's settings, then each statistic's mean, standard error and 95% interval (see
+:mod:`hisss.sim.stats`); its ``to_dict()`` is the JSON object of ``hisss simulate --json``.
 
 Game ``k`` of a run (counted from 1) is dealt and played from a seed derived from the run's seed
 and ``k`` alone (:func:`~hisss.sim.play.game_seed` for the engine,
@@ -17,8 +18,10 @@ an interrupted run given the same arguments resumes after its last complete game
 
 >>> from hisss.core import RAINBOW, get_rules
 >>> out = simulate(20, 2, 0, get_rules("classic"), RAINBOW, ["random"])
->>> out["games"], out["turns"]
-(20, {'mean': 49.0, 'se': 0.0, 'ci95': [49.0, 49.0]})
+>>> out.games, out.stats["turns"]
+(20, StatSummary(mean=49.0, se=0.0, ci95=(49.0, 49.0)))
+>>> out.to_dict()["turns"]
+{'mean': 49.0, 'se': 0.0, 'ci95': [49.0, 49.0]}
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ from hisss.core import ConfigError, Deck, HisssError, Rules
 from hisss.record import save_record
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
+from hisss.sim.reports import SimulationReport
 from hisss.sim.results import ResultsWriter, dumps, open_results
-from hisss.sim.stats import Progress, RunStats, game_row, rules_label, rules_report, stat_names
+from hisss.sim.stats import Progress, RunStats, game_row, rules_label, stat_names
 
 
 class Engine(StrEnum):
@@ -292,7 +296,7 @@ def simulate(
     backend: Backend | None = None,
     out: str | Path | None = None,
     chunk: int | None = None,
-) -> dict[str, Any]:
+) -> SimulationReport:
     """Play ``games`` games and return the run's settings and statistics (see the module doc).
 
     ``bots`` holds one bot per seat, or a single one for every seat: names (made afresh for every
@@ -390,19 +394,18 @@ def simulate(
     finally:
         if writer is not None:
             writer.close()
-    report: dict[str, Any] = {
-        "games": games,
-        "players": players,
-        "seed": seed,
-        "rules": rules_report(rules),
-        "deck": deck.name,
-        "deck_cards": deck.size,
-        "bots": [b.name for b in made],
-        "engine": engine.value,
-    }
-    report.update(stats.report())
     assert list(stats.stats) == stat_names(players)
-    return report
+    return SimulationReport(
+        games=games,
+        players=players,
+        seed=seed,
+        rules=rules,
+        deck=deck.name,
+        deck_cards=deck.size,
+        bots=tuple(b.name for b in made),
+        engine=engine.value,
+        stats=stats.report(),
+    )
 
 
 def _per_game(progress: Progress | None, before: int, games: int) -> Callable[[int], None] | None:

@@ -28,7 +28,7 @@ seat of the player (a mirrored measure: each deal is searched once per seat).
 >>> from hisss.core import get_rules
 >>> from hisss.record import resolve_deck
 >>> out = clairvoyant("greedy", deals=2, players=2, seed=1)
->>> out["deals"], out["games"], 0.0 <= out["lower"] <= out["upper"] <= 1.0
+>>> out.deals, out.games, 0.0 <= out.lower <= out.upper <= 1.0
 (2, 4, True)
 """
 
@@ -51,6 +51,7 @@ from hisss.core import RAINBOW, Action, ConfigError, Deck, Rules, State, deal, g
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed
 from hisss.sim.ratings import clustered_interval
+from hisss.sim.reports import ClairvoyantReport, ExactValueReport
 
 #: The opponent policies, by bot name: the actions the bot picks among, uniformly.
 POLICIES: dict[str, Policy] = {
@@ -242,13 +243,14 @@ def clairvoyant(
     workers: int = 1,
     backend: Backend | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> ClairvoyantReport:
     """The clairvoyant's win share against ``opponent`` in every other seat (module docstring).
 
     Deal ``d`` (from 1) is dealt as game ``d`` of a tournament or simulation with ``seed``
-    (:func:`~hisss.sim.play.game_seed`) and searched once per seat. Returns ``{"opponent",
-    "players", "deals", "games", "seed", "nodes", "lower", "upper", "ci95", "cut"}``: the win
-    share with every deal's best line found (``lower``) and with every cut search counted as a win
+    (:func:`~hisss.sim.play.game_seed`) and searched once per seat. Returns a
+    :class:`~hisss.sim.reports.ClairvoyantReport` (``opponent``, ``players``, ``deals``,
+    ``games``, ``seed``, ``nodes``, ``lower``, ``upper``, ``ci95``, ``cut``): the win share with
+    every deal's best line found (``lower``) and with every cut search counted as a win
     (``upper``), the 95% interval over deals of ``upper`` (clustered by deal, as tournaments
     give theirs), and the number of searches cut by the node budget. The result does not depend
     on ``workers`` or ``backend``. ``progress`` is called with (deals done, deals) as deals end.
@@ -272,18 +274,18 @@ def clairvoyant(
         if progress is not None:
             progress(len(rows), deals)
     games = deals * players
-    return {
-        "opponent": policy_name,
-        "players": players,
-        "deals": deals,
-        "games": games,
-        "seed": seed,
-        "nodes": nodes,
-        "lower": sum(r[0] for r in rows) / games,
-        "upper": sum(r[1] for r in rows) / games,
-        "ci95": clustered_interval([(r[1], players) for r in rows]),
-        "cut": sum(r[2] for r in rows),
-    }
+    return ClairvoyantReport(
+        opponent=policy_name,
+        players=players,
+        deals=deals,
+        games=games,
+        seed=seed,
+        nodes=nodes,
+        lower=sum(r[0] for r in rows) / games,
+        upper=sum(r[1] for r in rows) / games,
+        ci95=clustered_interval([(r[1], players) for r in rows]),
+        cut=sum(r[2] for r in rows),
+    )
 
 
 def check_headroom_rules(rules: Rules) -> None:
@@ -304,7 +306,7 @@ def exact_value(
     rules: Rules | None = None,
     nodes: int = EXACT_NODES,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> ExactValueReport:
     """The best win share any player can get against ``opponent`` in every other seat, with the
     order of the deck unknown: expectimax to the end (module docstring), for each seat and
     averaged over the seats. Feasible on small decks only: a deck of more than
@@ -312,8 +314,9 @@ def exact_value(
     all seats) stops with a :class:`~hisss.core.ConfigError`. ``progress`` is called with
     (seats done, seats) after each seat.
 
-    Returns ``{"opponent", "players", "deck", "seats", "value", "positions"}``: each seat's value,
-    their mean, and the number of positions stored.
+    Returns an :class:`~hisss.sim.reports.ExactValueReport` (``opponent``, ``players``,
+    ``deck``, ``seats``, ``value``, ``positions``): each seat's value, their mean, and the number
+    of positions stored.
 
     >>> exact_value("greedy", 2, RAINBOW)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -344,14 +347,14 @@ def exact_value(
         positions += solver.table_size()
         if progress is not None:
             progress(seat + 1, players)
-    return {
-        "opponent": opponent.strip().lower(),
-        "players": players,
-        "deck": deck.name,
-        "seats": seats,
-        "value": sum(seats) / players,
-        "positions": positions,
-    }
+    return ExactValueReport(
+        opponent=opponent.strip().lower(),
+        players=players,
+        deck=deck.name,
+        seats=tuple(seats),
+        value=sum(seats) / players,
+        positions=positions,
+    )
 
 
 __all__ = [

@@ -27,9 +27,9 @@ the backend (local processes or Ray, :mod:`hisss.sim.executor`).
 
 >>> from hisss.core import RAINBOW, get_rules
 >>> out = tournament(["random", "random"], 8, 2, 0, get_rules("classic"), RAINBOW, mirror=True)
->>> out["games"], out["deals"], sorted(out["bots"])
+>>> out.games, out.deals, sorted(out.bots)
 (8, 4, ['random#1', 'random#2'])
->>> out["bots"]["random#1"]["games"]
+>>> out.bots["random#1"].games
 8
 """
 
@@ -41,7 +41,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hisss.bots import Bot, make_bot
 from hisss.core import (
@@ -58,7 +57,8 @@ from hisss.core import (
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.ratings import RATING_MODEL, TournamentGame, summarize
-from hisss.sim.stats import Progress, rules_report
+from hisss.sim.reports import TournamentReport
+from hisss.sim.stats import Progress
 
 #: The most deals one worker task plays; smaller chunks keep the progress bar moving.
 MAX_CHUNK_DEALS = 100
@@ -253,12 +253,14 @@ def tournament(
     workers: int = 1,
     backend: Backend | None = None,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> TournamentReport:
     """Play a tournament between the named bots and return its report (see the module docstring).
 
-    The report holds the run's settings (``games`` played, ``deals``, ``players``, ``seed``,
-    ``mirror``, ``rules``, ``deck``, ``deck_cards``, ``rating_model``), then ``bots`` and
-    ``head_to_head`` as :func:`hisss.sim.ratings.summarize` gives them. ``workers`` processes play
+    The :class:`~hisss.sim.reports.TournamentReport` holds the run's settings (``games`` played,
+    ``deals``, ``players``, ``seed``, ``mirror``, ``rules``, ``deck``, ``deck_cards``,
+    ``rating_model``), then ``bots`` and ``head_to_head`` as
+    :func:`hisss.sim.ratings.summarize` gives them; its ``to_dict()`` is the JSON object of
+    ``hisss tournament --json``. ``workers`` processes play
     the deals (1: in this process); ``backend`` (:mod:`hisss.sim.executor`: local processes or
     Ray, with its own number of workers) takes its place when given. The report depends on
     neither. Workers are started with
@@ -294,19 +296,20 @@ def tournament(
     if backend is None:
         backend = Backend(workers=workers)
     played = _play_all(spec, deals, backend, progress)
-    report: dict[str, Any] = {
-        "games": len(played),
-        "deals": deals,
-        "players": players,
-        "seed": seed,
-        "mirror": mirror,
-        "rules": rules_report(rules),
-        "deck": deck.name,
-        "deck_cards": deck.size,
-        "rating_model": RATING_MODEL,
-    }
-    report.update(summarize(entry_labels(names), played))
-    return report
+    standings = summarize(entry_labels(names), played)
+    return TournamentReport(
+        games=len(played),
+        deals=deals,
+        players=players,
+        seed=seed,
+        mirror=mirror,
+        rules=rules,
+        deck=deck.name,
+        deck_cards=deck.size,
+        rating_model=RATING_MODEL,
+        bots=standings.bots,
+        head_to_head=standings.head_to_head,
+    )
 
 
 __all__ = [
