@@ -36,7 +36,6 @@ from hisss.core import (
     Card,
     HisssError,
     IllegalActionError,
-    Placement,
     Result,
     Rules,
     Scoring,
@@ -48,7 +47,7 @@ from hisss.core.decks import Deck
 from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, SnakeTexts
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level, hand_fields
-from hisss.server.views import result_view, table_view
+from hisss.server.views import play_event, result_view, table_view
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
@@ -83,20 +82,6 @@ def seat_view(number: int, seat: Seat, presence: Presence | None = None) -> dict
         "connected": presence.connected if presence is not None else False,
         "away_seconds": presence.away_seconds if presence is not None else None,
         "arrived": presence.arrived if presence is not None else False,
-    }
-
-
-def play_event(seq: int, placement: Placement) -> dict[str, Any]:
-    """The ``last_event`` of a placement: who placed which card where, and the snake claimed."""
-    claimed = str(placement.claimed) if placement.claimed is not None else None
-    return {
-        "seq": seq,
-        "kind": EntryKind.PLAY.value,
-        "seat": placement.seat + 1,
-        "card": str(placement.card),
-        "action": str(placement.action),
-        "claimed": claimed,
-        "hisss": claimed is not None,
     }
 
 

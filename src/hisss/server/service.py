@@ -532,10 +532,16 @@ class GameService:
                     rng = live.bot_rng()
                     delay = self.settings.step_delay(live.pace)
                 choice = await think_at_pace(level, thinking, rng, delay)
-                await self._take_bot_step(game_id, version, seat, level, choice)
-        except asyncio.CancelledError:
-            raise
-        except StorageError as exc:
+                async with self._lock(game_id):
+                    live = await self._load(game_id)
+                    if live.version != version:
+                        continue  # the game moved on meanwhile (a seat was taken back)
+                    entry = (
+                        live.plan_draw(seat) if choice is None else live.plan_bot_play(seat, choice)
+                    )
+                    if await self._commit_unless_taken(live, entry) and choice is not None:
+                        self.metrics.bot_moves.labels(level).inc()
+        except StorageError as exc:  # a cancelled driver (no Exception) stops at once
             log.error("game %s: the database failed: %s; retrying in %g s", game_id, exc, RETRY)
             self._retry(game_id)
         except (HisssError, ProtocolError) as exc:
@@ -548,19 +554,6 @@ class GameService:
         finally:
             if self._drivers.get(game_id) is me:
                 del self._drivers[game_id]
-
-    async def _take_bot_step(
-        self, game_id: str, version: int, seat: int, level: str, choice: Action | None
-    ) -> None:
-        """Store the step a bot chose at ``version`` of the game (a draw when ``choice`` is
-        ``None``), unless the game moved on meanwhile (a seat was taken back)."""
-        async with self._lock(game_id):
-            live = await self._load(game_id)
-            if live.version != version:
-                return
-            entry = live.plan_draw(seat) if choice is None else live.plan_bot_play(seat, choice)
-            if await self._commit_unless_taken(live, entry) and choice is not None:
-                self.metrics.bot_moves.labels(level).inc()
 
     async def _commit_unless_taken(self, live: LiveGame, entry: LogEntry) -> bool:
         """Commit a step of the driver's; False when another process stored that step first."""

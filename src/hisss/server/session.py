@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -27,13 +26,20 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hisss.bots import LEVEL_NAMES
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
 from hisss.server.hands import for_seats, levels_for
 from hisss.server.hub import encode, without_log
 from hisss.server.limits import Bucket
 from hisss.server.logs import game_id
+from hisss.server.messages import (
+    action_of,
+    check_pick,
+    decode,
+    handover_of,
+    ping_payload,
+    version_of,
+)
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
 from hisss.storage import StorageError
@@ -68,9 +74,6 @@ CLOSE_CODES: dict[int, str] = {
 
 #: Messages waiting for a slow client before it is dropped.
 MAX_OUTBOX = 256
-
-#: Stands for "no version given" where the version is optional.
-NO_VERSION = -1
 
 #: The message types a client may send.
 CLIENT_TYPES = (
@@ -405,7 +408,7 @@ class Session:
         """The message in a text frame, a JSON object with a known ``type``; else say what is
         wrong and give ``None``."""
         try:
-            message = _READER.decode(text)
+            message = decode(text)
         except (ValueError, RecursionError):
             self.send_error(ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON"))
             return None
@@ -436,7 +439,7 @@ class Session:
 
     async def _dispatch(self, kind: str, message: dict[str, Any]) -> None:
         if kind == "ping":
-            self.send({"type": "pong", "data": _short(message.get("data"))})
+            self.send({"type": "pong", "data": ping_payload(message.get("data"))})
             return
         if kind == "hello":
             await self._hello(message)
@@ -466,34 +469,19 @@ class Session:
         self.send_whole(fresh)
 
     async def _draw(self, seat: int, message: dict[str, Any]) -> None:
-        version = _version(message, required=True)
-        pick = message.get("pick")
-        if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int)):
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "pick is the number of a face-down card")
+        version = version_of(message, required=True)
+        check_pick(message)
         self.live = await self.service.draw(self.game_id, seat, version)
 
     async def _play(self, seat: int, message: dict[str, Any]) -> None:
-        version = _version(message, required=True)
-        action = message.get("action")
-        if not isinstance(action, str):
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, 'play needs "action": text such as "1R:orange"'
-            )
+        version = version_of(message, required=True)
+        action = action_of(message)
         self.live = await self.service.play(self.game_id, seat, version, action)
 
     async def _replace_with_bot(self, seat: int, message: dict[str, Any]) -> None:
-        target = message.get("seat")
-        if isinstance(target, bool) or not isinstance(target, int):
-            raise ProtocolError(
-                ErrorCode.BAD_MESSAGE, "replace_with_bot needs the seat number (1-6)"
-            )
-        level = message.get("level", "medium")
-        if not isinstance(level, str):
-            raise ProtocolError(
-                ErrorCode.BAD_LEVEL, f"level is one of {', '.join(LEVEL_NAMES)}, as text"
-            )
+        target, level = handover_of(message)
         self.live = await self.service.hand_over(
-            self.game_id, seat, target - 1, level, _version(message, required=False)
+            self.game_id, seat, target - 1, level, version_of(message, required=False)
         )
 
     async def _take_seat(self, seat: int, message: dict[str, Any]) -> None:
@@ -585,35 +573,6 @@ class Session:
             await self.service.seats_connected(live, self.seats)
         else:
             self.send(self.service.view(live))
-
-
-def _version(message: dict[str, Any], *, required: bool) -> int:
-    version = message.get("version")
-    if version is None and not required:
-        return NO_VERSION
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise ProtocolError(
-            ErrorCode.BAD_MESSAGE,
-            '"version" must be the version of the state the action is based on',
-        )
-    return version
-
-
-def _not_json(word: str) -> object:
-    """Python's reader takes NaN and Infinity, which are not JSON (and could be echoed back)."""
-    raise ValueError(f"{word} is not JSON")
-
-
-#: The reader of clients' messages, made once (``json.loads`` with an option makes one per call).
-#: Not orjson: it reads integers past 64 bits as floats, which would change what a message means.
-_READER = json.JSONDecoder(parse_constant=_not_json)
-
-
-def _short(value: object) -> object:
-    """Echo small ping payloads only."""
-    if isinstance(value, (int, float, str)) and len(str(value)) <= 64:
-        return value
-    return None
 
 
 #: What each message that acts for a seat does, by its type.
