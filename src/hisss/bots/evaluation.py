@@ -256,6 +256,17 @@ class Evaluator:
         else:
             now = sum(b * n for b, n in zip(best, counts, strict=True)) / left
         vals[x] += w.now * now
+        self._add_races(vals, state, counts, left, snakes_scoring)
+        return vals
+
+    def _add_races(
+        self, vals: list[float], state: State, counts: list[int], left: int, snakes_scoring: bool
+    ) -> None:
+        """Add to ``vals`` the race term: every snake waiting for its head or tail, shared out by
+        the seats' chances to draw a card that completes it first (``left`` cards remain)."""
+        players = state.players
+        x = state.to_move
+        w = self.weights
         fair = 1.0 / players
         wild_tails = counts[TAIL_CODE[6]]
         wild_heads = counts[HEAD_CODE[6]]
@@ -276,7 +287,6 @@ class Evaluator:
             shares = race_shares(left, k, players)
             for off in range(players):
                 vals[(x + off) % players] += w.race * size * (shares[off] - fair)
-        return vals
 
 
 def margin_of(values: list[float], seat: int) -> float:
