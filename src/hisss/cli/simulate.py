@@ -37,6 +37,7 @@ from hisss.sim.executor import Backend, BackendKind
 from hisss.sim.headroom import (
     CLAIRVOYANT_NODES,
     EXACT_MAX_CARDS,
+    Deals,
     check_headroom_rules,
     clairvoyant,
     exact_value,
@@ -291,11 +292,7 @@ def headroom(
                 raise ConfigError(f"workers must be a whole number of at least 1, not {workers}")
             args = {
                 "opponent": opponent,
-                "deals": deals,
-                "players": players,
-                "seed": seed,
-                "rules": rule_set,
-                "deck": the_deck,
+                "deals": Deals(deals, players, seed, rule_set, the_deck),
                 "nodes": nodes,
                 "workers": workers,
             }

@@ -53,7 +53,9 @@ class BatchedHisssEnv(VectorEnv):
         "render_modes": [],
     }
 
-    def __init__(
+    # Gymnasium makes an environment from its keyword options (gymnasium.make(id, **options)):
+    # they are its public interface, as a command's options are, so each is a parameter.
+    def __init__(  # noqa: PLR0913
         self,
         num_envs: int = 1024,
         players: int = 2,
