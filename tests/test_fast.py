@@ -146,8 +146,8 @@ def test_fast_statistics_match_the_engine(
     players: int, rules: str, deck: Deck, bots: list[str], games: int
 ) -> None:
     rule_set = get_rules(rules)
-    engine = simulate(games, players, 5, rule_set, deck, bots)
-    fast = simulate(100_000, players, 5, rule_set, deck, bots, engine="fast")
+    engine = simulate(games, SimSpec(players, 5, rule_set, deck, tuple(bots)))
+    fast = simulate(100_000, SimSpec(players, 5, rule_set, deck, tuple(bots), engine=Engine.FAST))
     assert fast.engine == "fast" and engine.engine == "engine"
     assert set(engine.to_dict()) == set(fast.to_dict())
     _close(engine, fast, (players, rules, deck.name, bots))
@@ -156,16 +156,21 @@ def test_fast_statistics_match_the_engine(
 def test_engines_are_the_spellings_of_reports() -> None:
     assert [engine.value for engine in Engine] == ["engine", "fast"]
     rules = get_rules("classic")
-    by_member = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine=Engine.FAST)
-    by_name = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine="fast")
+    by_member = simulate(
+        300, SimSpec(2, 3, rules, RAINBOW, ("greedy", "random"), engine=Engine.FAST)
+    )
+    spelled = "fast"  # the engine's spelling, as the command line and JSON give it
+    by_name = simulate(300, SimSpec(2, 3, rules, RAINBOW, ("greedy", "random"), spelled))  # type: ignore[arg-type]
     assert by_member == by_name
     engine = by_member.to_dict()["engine"]
     assert type(engine) is str and engine == "fast"
 
 
 def test_greedy_beats_random_in_the_kernel() -> None:
-    bots = ["greedy", "random"]
-    report = simulate(20_000, 2, 1, get_rules("classic"), RAINBOW, bots, engine="fast")
+    bots = ("greedy", "random")
+    report = simulate(
+        20_000, SimSpec(2, 1, get_rules("classic"), RAINBOW, bots, engine=Engine.FAST)
+    )
     assert report.stats["seat1_win_rate"].mean > 0.6
 
 
@@ -238,11 +243,16 @@ def test_fast_stats_equal_the_rows_read_back() -> None:
     [
         (lambda: FastSpec(2, get_rules("classic"), RAINBOW, ("random", "careful")), "careful"),
         (
-            lambda: simulate(5, 2, 0, get_rules("classic"), RAINBOW, ["expert"], engine="fast"),
+            lambda: simulate(
+                5, SimSpec(2, 0, get_rules("classic"), RAINBOW, ("expert",), engine=Engine.FAST)
+            ),
             "plays only the bots random, greedy",
         ),
         (
-            lambda: simulate(5, 2, 0, get_rules("classic"), RAINBOW, ["random"], engine="warp"),
+            lambda: simulate(
+                5,
+                SimSpec(2, 0, get_rules("classic"), RAINBOW, ("random",), "warp"),  # type: ignore[arg-type]
+            ),
             "unknown engine",
         ),
     ],

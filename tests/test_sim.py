@@ -43,6 +43,7 @@ from hisss.sim import (
     BenchReport,
     GameOutcome,
     RunningStat,
+    SimSpec,
     SimulationReport,
     bench,
     game_seed,
@@ -367,7 +368,7 @@ def _assert_close(report: SimulationReport, exact: dict[str, Fraction]) -> None:
 
 
 def test_simulate_trio_matches_the_hand_count() -> None:
-    report = simulate(4000, 2, 1, CLASSIC, TRIO, make_bots("random", 2))
+    report = simulate(4000, SimSpec(2, 1, CLASSIC, TRIO, tuple(make_bots("random", 2))))
     _assert_close(report, TRIO_EXACT)
     assert report.stats["turns"] == StatSummary(2.0, 0.0, (2.0, 2.0))
 
@@ -375,7 +376,7 @@ def test_simulate_trio_matches_the_hand_count() -> None:
 @pytest.mark.parametrize(("players", "rules"), [(2, CLASSIC), (3, PL)])
 def test_simulate_five_cards_matches_enumeration(players: int, rules: Rules) -> None:
     exact = _exact(FIVE, players, rules)
-    report = simulate(4000, players, 2, rules, FIVE, make_bots("random", players))
+    report = simulate(4000, SimSpec(players, 2, rules, FIVE, tuple(make_bots("random", players))))
     _assert_close(report, exact)
 
 
@@ -389,7 +390,7 @@ def test_pl_rules_claim_joined_snakes() -> None:
 
 
 def test_simulate_report_shape() -> None:
-    typed = simulate(50, 3, 7, CLASSIC, RAINBOW, make_bots("random", 3))
+    typed = simulate(50, SimSpec(3, 7, CLASSIC, RAINBOW, tuple(make_bots("random", 3))))
     assert typed.games == 50 and typed.bots == ("random",) * 3 and typed.rules == CLASSIC
     assert list(typed.stats) == stat_names(3)
     report = typed.to_dict()  # the JSON object of simulate --json
@@ -419,7 +420,7 @@ def test_simulate_report_shape() -> None:
 
 
 def test_simulate_plausible_on_rainbow() -> None:
-    report = simulate(300, 2, 0, CLASSIC, RAINBOW, make_bots("random", 2)).to_dict()
+    report = simulate(300, SimSpec(2, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 2)))).to_dict()
     assert 20 < report["claimed_cards"]["mean"] < 45
     assert 1.2 < report["legal_actions_per_turn"]["mean"] < 3
     assert report["shared_win_share"]["mean"] < 0.1
@@ -428,11 +429,11 @@ def test_simulate_plausible_on_rainbow() -> None:
 
 
 def test_simulate_is_deterministic_and_game_by_game() -> None:
-    bots = make_bots("random", 2)
-    a = simulate(60, 2, 3, CLASSIC, RAINBOW, bots)
-    b = simulate(60, 2, 3, CLASSIC, RAINBOW, make_bots("random", 2))
+    bots = tuple(make_bots("random", 2))
+    a = simulate(60, SimSpec(2, 3, CLASSIC, RAINBOW, bots))
+    b = simulate(60, SimSpec(2, 3, CLASSIC, RAINBOW, tuple(make_bots("random", 2))))
     assert a == b and json.dumps(a.to_dict()) == json.dumps(b.to_dict())
-    assert a != simulate(60, 2, 4, CLASSIC, RAINBOW, bots)
+    assert a != simulate(60, SimSpec(2, 4, CLASSIC, RAINBOW, bots))
     # Each game depends only on (seed, number): replaying game k alone gives the same figures.
     stat = RunningStat()
     for k in range(1, 61):
@@ -444,24 +445,31 @@ def test_simulate_is_deterministic_and_game_by_game() -> None:
 
 
 def test_simulate_one_bot_for_every_seat() -> None:
-    one = simulate(20, 3, 0, CLASSIC, RAINBOW, [RandomBot()])
-    three = simulate(20, 3, 0, CLASSIC, RAINBOW, make_bots("random", 3))
+    one = simulate(20, SimSpec(3, 0, CLASSIC, RAINBOW, (RandomBot(),)))
+    three = simulate(20, SimSpec(3, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 3))))
     assert one == three
 
 
 def test_simulate_progress() -> None:
     calls: list[tuple[int, int]] = []
-    simulate(5, 2, 0, CLASSIC, RAINBOW, [RandomBot()], progress=lambda d, t: calls.append((d, t)))
+    simulate(
+        5,
+        SimSpec(2, 0, CLASSIC, RAINBOW, (RandomBot(),)),
+        progress=lambda d, t: calls.append((d, t)),
+    )
     assert calls == [(k, 5) for k in range(1, 6)]
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: simulate(0, 2, 0, CLASSIC, RAINBOW, [RandomBot()]), "at least 1"),
-        (lambda: simulate(5, 1, 0, CLASSIC, RAINBOW, [RandomBot()]), "1 player"),
-        (lambda: simulate(5, 3, 0, CLASSIC, RAINBOW, make_bots("random", 2)), "2 bots"),
-        (lambda: simulate(5, 2, "x", CLASSIC, RAINBOW, [RandomBot()]), "seed"),  # type: ignore[arg-type]
+        (lambda: simulate(0, SimSpec(2, 0, CLASSIC, RAINBOW, (RandomBot(),))), "at least 1"),
+        (lambda: simulate(5, SimSpec(1, 0, CLASSIC, RAINBOW, (RandomBot(),))), "1 player"),
+        (
+            lambda: simulate(5, SimSpec(3, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 2)))),
+            "2 bots",
+        ),
+        (lambda: simulate(5, SimSpec(2, "x", CLASSIC, RAINBOW, (RandomBot(),))), "seed"),  # type: ignore[arg-type]
     ],
 )
 def test_simulate_rejects_bad_arguments(call: Callable[[], object], message: str) -> None:
@@ -470,7 +478,7 @@ def test_simulate_rejects_bad_arguments(call: Callable[[], object], message: str
 
 
 def test_simulate_one_card_deck_has_no_turns() -> None:
-    report = simulate(3, 2, 0, CLASSIC, _deck("one", "H:red"), [RandomBot()]).to_dict()
+    report = simulate(3, SimSpec(2, 0, CLASSIC, _deck("one", "H:red"), (RandomBot(),))).to_dict()
     assert report["turns"] == {"mean": 0.0, "se": 0.0, "ci95": [0.0, 0.0]}
     assert report["legal_actions_per_turn"] == {"mean": None, "se": None, "ci95": None}
     assert report["max_legal_actions"] == {"mean": None, "se": None, "ci95": None}
@@ -481,14 +489,16 @@ def test_simulate_one_card_deck_has_no_turns() -> None:
 
 
 def test_simulate_single_game_has_no_standard_error() -> None:
-    report = simulate(1, 2, 0, CLASSIC, RAINBOW, [RandomBot()])
+    report = simulate(1, SimSpec(2, 0, CLASSIC, RAINBOW, (RandomBot(),)))
     assert report.stats["claimed_cards"].se is None
     assert report.stats["claimed_cards"].mean is not None
 
 
 def test_simulate_record_dir(tmp_path: Path) -> None:
     out_dir = tmp_path / "records" / "run"
-    report = simulate(4, 2, 5, CLASSIC, TRIO, [RandomBot()], record_dir=out_dir, snapshots=True)
+    report = simulate(
+        4, SimSpec(2, 5, CLASSIC, TRIO, (RandomBot(),), record_dir=str(out_dir), snapshots=True)
+    )
     files = sorted(p.name for p in out_dir.iterdir())
     assert files == [f"game-00000{k}.json" for k in range(1, 5)]
     claimed = []

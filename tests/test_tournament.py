@@ -8,11 +8,11 @@ it about 95% of the time where the naive interval would not.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
 from fractions import Fraction
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -107,18 +107,20 @@ def test_entry_labels_number_repeated_names() -> None:
 
 
 def test_same_bot_twice_plays_as_two_entries() -> None:
-    out = tournament(["random", "random", "random"], 12, 2, 0, CLASSIC, RAINBOW)
+    out = tournament(12, TournamentSpec(("random", "random", "random"), 2, 0, CLASSIC, RAINBOW))
     assert list(out.bots) == ["random#1", "random#2", "random#3"]
     assert sum(b.games for b in out.bots.values()) == 2 * 12
     assert set(out.head_to_head["random#2"]) == {"random#1", "random#3"}
 
 
 def test_mirror_rounds_games_up_to_whole_deals() -> None:
-    out = tournament(["random", "random"], 5, 2, 0, CLASSIC, RAINBOW, mirror=True)
+    out = tournament(5, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW, mirror=True))
     assert (out.games, out.deals) == (6, 3)
-    out = tournament(["random", "random", "random"], 7, 3, 0, CLASSIC, RAINBOW, mirror=True)
+    out = tournament(
+        7, TournamentSpec(("random", "random", "random"), 3, 0, CLASSIC, RAINBOW, mirror=True)
+    )
     assert (out.games, out.deals) == (9, 3)
-    out = tournament(["random", "random"], 5, 2, 0, CLASSIC, RAINBOW)
+    out = tournament(5, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW))
     assert (out.games, out.deals) == (5, 5)
 
 
@@ -145,21 +147,13 @@ def test_mirrored_deal_uses_one_card_order_for_every_rotation(
 
 @pytest.mark.system
 def test_same_seed_same_report_whatever_the_workers() -> None:
-    args: dict[str, Any] = {
-        "bots": ["random", "random", "random"],
-        "games": 45,
-        "players": 2,
-        "seed": 11,
-        "rules": CLASSIC,
-        "deck": RAINBOW,
-        "mirror": True,
-    }
-    one = tournament(**args, workers=1)
-    two = tournament(**args, workers=2)
-    three = tournament(**args, workers=3)
+    spec = TournamentSpec(("random", "random", "random"), 2, 11, CLASSIC, RAINBOW, mirror=True)
+    one = tournament(45, spec, workers=1)
+    two = tournament(45, spec, workers=2)
+    three = tournament(45, spec, workers=3)
     assert json.dumps(one.to_dict()) == json.dumps(two.to_dict()) == json.dumps(three.to_dict())
     assert one.games == 46
-    other = tournament(**{**args, "seed": 12}, workers=1)
+    other = tournament(45, dataclasses.replace(spec, seed=12), workers=1)
     assert json.dumps(other.to_dict()) != json.dumps(one.to_dict())
 
 
@@ -210,7 +204,9 @@ def test_one_bots_randomness_never_shifts_anothers(monkeypatch: pytest.MonkeyPat
     runs = []
     for opponent in ("hungry", "still"):
         _Probe.drawn = []
-        out = tournament(["probe", opponent], 6, 2, 9, CLASSIC, RAINBOW, mirror=True)
+        out = tournament(
+            6, TournamentSpec(("probe", opponent), 2, 9, CLASSIC, RAINBOW, mirror=True)
+        )
         assert out.bots["probe"].games == 6
         runs.append(list(_Probe.drawn))
     # Both opponents play the same moves, so the probe sees the same positions; only the
@@ -228,7 +224,7 @@ def test_forced_seat_on_a_tiny_deck_gives_exact_mirrored_win_rates(
     # (a shared win). Bots without randomness play every rotation of a deal alike; mirrored, each
     # bot is second once per deal, so its win rate is exactly 1/2.
     monkeypatch.setitem(bots_module._FACTORIES, "still", _Still)
-    out = tournament(["still", "still"], 60, 2, 0, CLASSIC, TRIO, mirror=True)
+    out = tournament(60, TournamentSpec(("still", "still"), 2, 0, CLASSIC, TRIO, mirror=True))
     assert list(out.bots) == ["still#1", "still#2"]
     for row in out.bots.values():
         assert row.games == 60 and row.win_rate == 0.5
@@ -243,13 +239,13 @@ def test_forced_seat_on_a_tiny_deck_gives_exact_mirrored_win_rates(
 
 def test_forced_three_player_mirror_win_rate_is_a_third(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(bots_module._FACTORIES, "still", _Still)
-    out = tournament(["still"] * 3, 30, 3, 1, CLASSIC, TRIO, mirror=True)
+    out = tournament(30, TournamentSpec(("still",) * 3, 3, 1, CLASSIC, TRIO, mirror=True))
     for row in out.bots.values():
         assert row.win_rate == round(1 / 3, 6)
 
 
 def test_all_shared_wins_count_as_fractions() -> None:
-    out = tournament(["random", "random"], 10, 2, 0, CLASSIC, DUO)
+    out = tournament(10, TournamentSpec(("random", "random"), 2, 0, CLASSIC, DUO))
     for row in out.bots.values():
         assert row.win_rate == 0.5 and row.mean_cards == 0.0
         assert row.rating == 25.0  # every game a tie between equals: no rating change
@@ -425,7 +421,9 @@ def test_placements_share_first_place_among_winners() -> None:
 
 
 def test_report_shape() -> None:
-    typed = tournament(["random", "random", "random"], 30, 3, 2, CLASSIC, RAINBOW, mirror=True)
+    typed = tournament(
+        30, TournamentSpec(("random", "random", "random"), 3, 2, CLASSIC, RAINBOW, mirror=True)
+    )
     assert typed.games == 30 and typed.rules == CLASSIC and typed.bots["random#1"].games == 30
     out = typed.to_dict()  # the JSON object of tournament --json
     for key in ("games", "deals", "players", "seed", "mirror", "rules", "deck", "rating_model"):
@@ -452,19 +450,19 @@ def test_report_shape() -> None:
 
 def test_tournament_rejects_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ConfigError, match="unknown bot 'genius'"):
-        tournament(["random", "genius"], 4, 2, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "genius"), 2, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="at least 2 bots"):
-        tournament(["random"], 4, 2, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random",), 2, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="2 bots for 3 players"):
-        tournament(["random", "random"], 4, 3, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "random"), 3, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="games"):
-        tournament(["random", "random"], 0, 2, 0, CLASSIC, RAINBOW)
+        tournament(0, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="workers"):
-        tournament(["random", "random"], 4, 2, 0, CLASSIC, RAINBOW, workers=0)
+        tournament(4, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW), workers=0)
     with pytest.raises(ConfigError, match="players"):
-        tournament(["random", "random"], 4, 1, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "random"), 1, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="seed"):
-        tournament(["random", "random"], 4, 2, True, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "random"), 2, True, CLASSIC, RAINBOW))
 
 
 class _Cheat(Bot):
@@ -479,31 +477,22 @@ class _Cheat(Bot):
 def test_an_illegal_bot_action_names_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(bots_module._FACTORIES, "cheat", _Cheat)
     with pytest.raises(HisssError, match=r"^deal 1: illegal action"):
-        tournament(["cheat", "random"], 4, 2, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("cheat", "random"), 2, 0, CLASSIC, RAINBOW))
 
 
 @pytest.mark.system
 def test_tournament_progress_reaches_the_total() -> None:
     seen: list[tuple[int, int]] = []
     tournament(
-        ["random", "random"],
         10,
-        2,
-        0,
-        CLASSIC,
-        RAINBOW,
-        mirror=True,
+        TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW, mirror=True),
         progress=lambda d, t: seen.append((d, t)),
     )
     assert seen[-1] == (10, 10) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     seen.clear()
     tournament(
-        ["random", "random"],
         40,
-        2,
-        0,
-        CLASSIC,
-        RAINBOW,
+        TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW),
         workers=2,
         progress=lambda d, t: seen.append((d, t)),
     )

@@ -261,7 +261,7 @@ def loadtest_command(
     """
     with errors():
         with _web_extra("loadtest", "pip install -e '.[web]'"):
-            from hisss.loadgen.loadtest import KEYS, Figures, run_loadtest  # noqa: PLC0415
+            from hisss.loadgen.loadtest import KEYS, Crowd, Figures, run_loadtest  # noqa: PLC0415
             from hisss.storage import database_url  # noqa: PLC0415
         db = database_url(database) if database is not None else None
         run = functools.partial(
@@ -270,10 +270,7 @@ def loadtest_command(
             seconds,
             url=url,
             database=db,
-            level=level,
-            think=think,
-            ramp=ramp,
-            seed=seed,
+            crowd=Crowd(level, think, ramp, seed),
             separate_cpus=not shared_cpus,
         )
         if as_json:

@@ -32,12 +32,13 @@ from hisss.core import RAINBOW, ConfigError
 from hisss.record import resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
-from hisss.sim.batch import Engine
+from hisss.sim.batch import Engine, SimSpec
 from hisss.sim.bench import DEFAULT_SECONDS
 from hisss.sim.executor import Backend, BackendKind
 from hisss.sim.headroom import (
     CLAIRVOYANT_NODES,
     EXACT_MAX_CARDS,
+    Deals,
     check_headroom_rules,
     clairvoyant,
     exact_value,
@@ -123,16 +124,19 @@ def simulate(
         rule_set = checked_rules(rules, rule_set_options, players)
         the_deck = resolve_deck(deck)
         make_bots(bots, players)  # check the names and their number first
+        spec = SimSpec(
+            players,
+            seed,
+            rule_set,
+            the_deck,
+            tuple(n.strip() for n in bots.split(",")),
+            Engine.FAST if fast else Engine.ENGINE,
+            record_dir=str(record_dir) if record_dir is not None else None,
+            snapshots=snapshots,
+        )
         args: dict[str, Any] = {
             "games": games,
-            "players": players,
-            "seed": seed,
-            "rules": rule_set,
-            "deck": the_deck,
-            "bots": [n.strip() for n in bots.split(",")],
-            "record_dir": record_dir,
-            "snapshots": snapshots,
-            "engine": Engine.FAST if fast else Engine.ENGINE,
+            "spec": spec,
             "backend": Backend(backend.strip().lower(), workers, address),
             "out": out,
             "chunk": chunk,
@@ -292,11 +296,7 @@ def headroom(
                 raise ConfigError(f"workers must be a whole number of at least 1, not {workers}")
             args = {
                 "opponent": opponent,
-                "deals": deals,
-                "players": players,
-                "seed": seed,
-                "rules": rule_set,
-                "deck": the_deck,
+                "deals": Deals(deals, players, seed, rule_set, the_deck),
                 "nodes": nodes,
                 "workers": workers,
             }

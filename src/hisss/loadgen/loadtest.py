@@ -470,27 +470,37 @@ class LocalServer:
                 self.proc.wait(timeout=30)
 
 
+@dataclass(frozen=True, slots=True)
+class Crowd:
+    """How a load test's players play: the bots' ``level``, the pause before each move
+    (``think``, seconds), the seconds over which the games start (``ramp``: people do not all sit
+    down at the same instant) and the ``seed`` of their choices."""
+
+    level: str = "easy"
+    think: float = 1.0
+    ramp: float = 5.0
+    seed: int = 1
+
+
 def run_loadtest(
     games: int,
     seconds: float,
     *,
     url: str | None = None,
     database: str | None = None,
-    level: str = "easy",
-    think: float = 1.0,
-    ramp: float = 5.0,
-    seed: int = 1,
+    crowd: Crowd = Crowd(),
     progress: Callable[[Figures], None] | None = None,
     separate_cpus: bool = True,
 ) -> Figures:
-    """Run a load test: against ``url``, or a new local server on ``database`` (an async
-    SQLAlchemy URL; default a temporary SQLite file). Raises :class:`LoadTestError`.
+    """Run a load test of ``games`` games played by ``crowd`` for ``seconds``: against ``url``,
+    or a new local server on ``database`` (an async SQLAlchemy URL; default a temporary SQLite
+    file). Raises :class:`LoadTestError`.
 
     With ``separate_cpus``, a server the load test starts runs on half of the CPUs and the
     load generator on the others (see :func:`split_cpus`)."""
     if games < 1 or seconds <= 0:
         raise LoadTestError("a load test needs at least one game and some seconds")
-    make_bot(level)  # an unknown level fails here, before anything starts
+    make_bot(crowd.level)  # an unknown level fails here, before anything starts
     with tempfile.TemporaryDirectory(prefix="hisss-load-") as temp, contextlib.ExitStack() as stack:
         server: LocalServer | None = None
         if url is None:
@@ -507,14 +517,14 @@ def run_loadtest(
         try:
             test = LoadTest(
                 url,
-                level=level,
-                think=think,
-                seed=seed,
+                level=crowd.level,
+                think=crowd.think,
+                seed=crowd.seed,
                 progress=progress,
                 server_cpu=server.cpu_seconds if server is not None else None,
             )
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                figures = runner.run(test.run(games, seconds, ramp, check=server is None))
+                figures = runner.run(test.run(games, seconds, crowd.ramp, check=server is None))
         finally:
             if server is not None:
                 server.stop()

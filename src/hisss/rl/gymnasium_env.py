@@ -142,7 +142,9 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     action_space: gymnasium.spaces.Discrete
     observation_space: gymnasium.spaces.Box  # type: ignore[assignment]
 
-    def __init__(
+    # Gymnasium makes an environment from its keyword options (gymnasium.make(id, **options)):
+    # they are its public interface, as a command's options are, so each is a parameter.
+    def __init__(  # noqa: PLR0913
         self,
         players: int = 2,
         rules: Rules | str | None = None,

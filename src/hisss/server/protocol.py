@@ -164,6 +164,29 @@ CLIENT_TYPES = (
 )
 
 
+def _not_json(word: str) -> object:
+    """Python's reader takes NaN and Infinity, which are not JSON (and could be echoed back)."""
+    raise ValueError(f"{word} is not JSON")
+
+
+#: The reader of clients' messages, made once (``json.loads`` with an option makes one per call).
+#: Not orjson: it reads integers past 64 bits as floats, which would change what a message means.
+_READER = json.JSONDecoder(parse_constant=_not_json)
+
+
+def decode(text: str) -> object:
+    """The JSON value of a message's text; raises ``ValueError`` (or ``RecursionError``) when
+    it is not JSON."""
+    return _READER.decode(text)
+
+
+def ping_payload(value: object) -> str | int | float | None:
+    """The ``data`` a pong echoes: small payloads only."""
+    if isinstance(value, (int, float, str)) and len(str(value)) <= 64:
+        return value
+    return None
+
+
 def read_client_message(message: dict[str, Any]) -> ClientMessageBase:
     """The typed message of ``message`` (a JSON object whose ``type`` is one of
     :data:`CLIENT_TYPES`); raises :class:`ProtocolError` with the protocol's words for the first
@@ -402,6 +425,8 @@ __all__ = [
     "Sync",
     "TakeSeat",
     "WelcomeMessage",
+    "decode",
+    "ping_payload",
     "read_client_message",
     "schema",
     "schema_text",

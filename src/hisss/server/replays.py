@@ -14,8 +14,7 @@ from typing import Any
 from hisss.core import HisssError
 from hisss.record import GameRecord, RecordError, ReplayError, replay, replay_game
 from hisss.server.errors import ErrorCode, ProtocolError
-from hisss.server.game import play_event
-from hisss.server.views import state_view
+from hisss.server.views import play_event, state_view
 from hisss.storage import EntryKind
 
 

@@ -541,9 +541,7 @@ class GameService:
                     )
                     if await self._commit_unless_taken(live, entry) and choice is not None:
                         self.metrics.bot_moves.labels(level).inc()
-        except asyncio.CancelledError:
-            raise
-        except StorageError as exc:
+        except StorageError as exc:  # a cancelled driver (no Exception) stops at once
             log.error("game %s: the database failed: %s; retrying in %g s", game_id, exc, RETRY)
             self._retry(game_id)
         except (HisssError, ProtocolError) as exc:

@@ -17,22 +17,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hisss.bots import LEVEL_NAMES, levels_for
+from hisss.bots import levels_for
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
 from hisss.server.hands import for_seats
 from hisss.server.hub import encode, without_log
 from hisss.server.limits import Bucket
 from hisss.server.logs import game_id
+from hisss.server.protocol import (
+    CLIENT_TYPES,
+    ClientMessageBase,
+    Draw,
+    Hello,
+    Hint,
+    Ping,
+    Play,
+    Rematch,
+    ReplaceWithBot,
+    TakeSeat,
+    decode,
+    ping_payload,
+    read_client_message,
+)
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
 from hisss.storage import StorageError
@@ -67,22 +81,6 @@ CLOSE_CODES: dict[int, str] = {
 
 #: Messages waiting for a slow client before it is dropped.
 MAX_OUTBOX = 256
-
-#: Stands for "no version given" where the version is optional.
-NO_VERSION = -1
-
-#: The message types a client may send.
-CLIENT_TYPES = (
-    "hello",
-    "draw",
-    "play",
-    "replace_with_bot",
-    "take_seat",
-    "rematch",
-    "hint",
-    "sync",
-    "ping",
-)
 
 
 class ConnectionState(Enum):
@@ -344,50 +342,12 @@ class Session:
                 ProtocolError(ErrorCode.BAD_MESSAGE, "send JSON in text frames, not binary")
             )
             return
-        size = len(text.encode("utf-8"))
-        if size > self.settings.max_message_bytes:
-            self._strike(CLOSE_TOO_LARGE, "too many oversized messages")
-            self.send_error(
-                ProtocolError(
-                    ErrorCode.TOO_LARGE,
-                    f"the message has {size} bytes; the limit is {self.settings.max_message_bytes}",
-                )
-            )
+        if not self._admit(text):
             return
-        if not self.bucket.take():
-            self._strike(CLOSE_RATE_LIMITED, "too many messages")
-            now = time.monotonic()
-            if now - self._last_rate_error >= 1.0:
-                self._last_rate_error = now
-                self.send_error(
-                    ProtocolError(
-                        ErrorCode.RATE_LIMITED,
-                        f"more than {self.settings.rate_per_second:g} messages a second: "
-                        "messages are dropped until you slow down",
-                    )
-                )
+        message = self._decode(text)
+        if message is None:
             return
-        try:
-            message = _READER.decode(text)
-        except (ValueError, RecursionError):
-            self.send_error(ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON"))
-            return
-        if not isinstance(message, dict):
-            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object"))
-            return
-        kind = message.get("type")
-        if not isinstance(kind, str):
-            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, 'a message needs a "type" (text)'))
-            return
-        if kind not in CLIENT_TYPES:
-            self.send_error(
-                ProtocolError(
-                    ErrorCode.UNKNOWN_TYPE,
-                    f"unknown message type {kind[:40]!r} (known: {', '.join(CLIENT_TYPES)})",
-                ),
-                request=kind[:40],
-            )
-            return
+        kind = message["type"]
         try:
             await self._dispatch(kind, message)
         except ProtocolError as error:
@@ -412,6 +372,59 @@ class Session:
                 request=kind,
             )
 
+    def _admit(self, text: str) -> bool:
+        """Whether a text frame passes the size and rate checks; if not, say so (and strike)."""
+        size = len(text.encode("utf-8"))
+        if size > self.settings.max_message_bytes:
+            self._strike(CLOSE_TOO_LARGE, "too many oversized messages")
+            self.send_error(
+                ProtocolError(
+                    ErrorCode.TOO_LARGE,
+                    f"the message has {size} bytes; the limit is {self.settings.max_message_bytes}",
+                )
+            )
+            return False
+        if not self.bucket.take():
+            self._strike(CLOSE_RATE_LIMITED, "too many messages")
+            now = time.monotonic()
+            if now - self._last_rate_error >= 1.0:
+                self._last_rate_error = now
+                self.send_error(
+                    ProtocolError(
+                        ErrorCode.RATE_LIMITED,
+                        f"more than {self.settings.rate_per_second:g} messages a second: "
+                        "messages are dropped until you slow down",
+                    )
+                )
+            return False
+        return True
+
+    def _decode(self, text: str) -> dict[str, Any] | None:
+        """The message in a text frame, a JSON object with a known ``type``; else say what is
+        wrong and give ``None``."""
+        try:
+            message = decode(text)
+        except (ValueError, RecursionError):
+            self.send_error(ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON"))
+            return None
+        if not isinstance(message, dict):
+            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object"))
+            return None
+        kind = message.get("type")
+        if not isinstance(kind, str):
+            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, 'a message needs a "type" (text)'))
+            return None
+        if kind not in CLIENT_TYPES:
+            self.send_error(
+                ProtocolError(
+                    ErrorCode.UNKNOWN_TYPE,
+                    f"unknown message type {kind[:40]!r} (known: {', '.join(CLIENT_TYPES)})",
+                ),
+                request=kind[:40],
+            )
+            return None
+        return message
+
     def _strike(self, code: int = CLOSE_RATE_LIMITED, reason: str = "abuse") -> None:
         self.strikes += 1
         if self.strikes >= self.settings.abuse_limit:
@@ -421,67 +434,60 @@ class Session:
 
     async def _dispatch(self, kind: str, message: dict[str, Any]) -> None:
         if kind == "ping":
-            self.send({"type": "pong", "data": _short(message.get("data"))})
+            ping = read_client_message(message)
+            assert isinstance(ping, Ping)
+            self.send({"type": "pong", "data": ping_payload(ping.data)})
             return
         if kind == "hello":
-            await self._hello(message)
+            hello = read_client_message(message)
+            assert isinstance(hello, Hello)
+            await self._hello(hello)
             return
         if self.connection is ConnectionState.HELLO or self.live is None:
             raise ProtocolError(
                 ErrorCode.NOT_AUTHENTICATED, "send hello first (a seat token, or spectate)"
             )
         if kind == "sync":
-            if not self.sync_bucket.take():
-                raise ProtocolError(
-                    ErrorCode.RATE_LIMITED,
-                    f"sync at most {self.settings.sync_rate_per_second:g} times a second: the "
-                    "states that follow each step keep you up to date",
-                )
-            fresh = await self._fresh_view()
-            if fresh is None:
-                raise ProtocolError(
-                    ErrorCode.SERVER_ERROR, "the server failed; nothing was changed"
-                )
-            self.send_whole(fresh)
+            await self._sync()
             return
         if self.connection is ConnectionState.SPECTATOR or not self.seats:
             raise ProtocolError(ErrorCode.SPECTATOR, "spectators watch the game; they cannot act")
         seat = self._acting_seat(message)
-        if kind == "draw":
-            version = _version(message, required=True)
-            pick = message.get("pick")
-            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int)):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "pick is the number of a face-down card")
-            self.live = await self.service.draw(self.game_id, seat, version)
-        elif kind == "play":
-            version = _version(message, required=True)
-            action = message.get("action")
-            if not isinstance(action, str):
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, 'play needs "action": text such as "1R:orange"'
-                )
-            self.live = await self.service.play(self.game_id, seat, version, action)
-        elif kind == "replace_with_bot":
-            target = message.get("seat")
-            if isinstance(target, bool) or not isinstance(target, int):
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, "replace_with_bot needs the seat number (1-6)"
-                )
-            level = message.get("level", "medium")
-            if not isinstance(level, str):
-                raise ProtocolError(
-                    ErrorCode.BAD_LEVEL, f"level is one of {', '.join(LEVEL_NAMES)}, as text"
-                )
-            self.live = await self.service.hand_over(
-                self.game_id, seat, target - 1, level, _version(message, required=False)
+        typed = read_client_message(message)
+        await _SEAT_MESSAGES[type(typed)](self, seat, typed)
+
+    async def _sync(self) -> None:
+        if not self.sync_bucket.take():
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"sync at most {self.settings.sync_rate_per_second:g} times a second: the "
+                "states that follow each step keep you up to date",
             )
-        elif kind == "take_seat":
-            self.live = await self.service.take_back(self.game_id, seat)
-        elif kind == "rematch":
-            self.live = await self.service.rematch(self.game_id, self.seats)
-        elif kind == "hint":
-            action, quick = await self.service.hint(self.game_id, seat, self.address)
-            self.send({"type": "hint", "seat": seat + 1, "action": str(action), "quick": quick})
+        fresh = await self._fresh_view()
+        if fresh is None:
+            raise ProtocolError(ErrorCode.SERVER_ERROR, "the server failed; nothing was changed")
+        self.send_whole(fresh)
+
+    async def _draw(self, seat: int, message: Draw) -> None:
+        self.live = await self.service.draw(self.game_id, seat, message.version)
+
+    async def _play(self, seat: int, message: Play) -> None:
+        self.live = await self.service.play(self.game_id, seat, message.version, message.action)
+
+    async def _replace_with_bot(self, seat: int, message: ReplaceWithBot) -> None:
+        self.live = await self.service.hand_over(
+            self.game_id, seat, message.seat - 1, message.level, message.version
+        )
+
+    async def _take_seat(self, seat: int, message: TakeSeat) -> None:
+        self.live = await self.service.take_back(self.game_id, seat)
+
+    async def _rematch(self, seat: int, message: Rematch) -> None:
+        self.live = await self.service.rematch(self.game_id, self.seats)
+
+    async def _hint(self, seat: int, message: Hint) -> None:
+        action, quick = await self.service.hint(self.game_id, seat, self.address)
+        self.send({"type": "hint", "seat": seat + 1, "action": str(action), "quick": quick})
 
     def _acting_seat(self, message: dict[str, Any]) -> int:
         """The seat a message acts for: its ``seat`` (from 1), which this connection must hold;
@@ -497,14 +503,13 @@ class Session:
         to_move = self.live.to_move
         return to_move if to_move in self.seats else self.seats[0]
 
-    async def _hello(self, message: dict[str, Any]) -> None:
+    async def _hello(self, message: Hello) -> None:
         if self.connection is not ConnectionState.HELLO:
             raise ProtocolError(
                 ErrorCode.ALREADY_AUTHENTICATED, "this connection has said hello already"
             )
         assert self.live is not None
-        token = message.get("token")
-        role = message.get("role")
+        token, role = message.token, message.role
         if token is None and role == "spectator":
             self.live = await self.service.find(self.game_id)
             if not self.service.quotas.spectator_joined(self.game_id):
@@ -564,30 +569,12 @@ class Session:
             self.send(self.service.view(live))
 
 
-def _version(message: dict[str, Any], *, required: bool) -> int:
-    version = message.get("version")
-    if version is None and not required:
-        return NO_VERSION
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise ProtocolError(
-            ErrorCode.BAD_MESSAGE,
-            '"version" must be the version of the state the action is based on',
-        )
-    return version
-
-
-def _not_json(word: str) -> object:
-    """Python's reader takes NaN and Infinity, which are not JSON (and could be echoed back)."""
-    raise ValueError(f"{word} is not JSON")
-
-
-#: The reader of clients' messages, made once (``json.loads`` with an option makes one per call).
-#: Not orjson: it reads integers past 64 bits as floats, which would change what a message means.
-_READER = json.JSONDecoder(parse_constant=_not_json)
-
-
-def _short(value: object) -> object:
-    """Echo small ping payloads only."""
-    if isinstance(value, (int, float, str)) and len(str(value)) <= 64:
-        return value
-    return None
+#: What each message that acts for a seat does, by its model (:mod:`hisss.server.protocol`).
+_SEAT_MESSAGES: dict[type[ClientMessageBase], Callable[[Session, int, Any], Awaitable[None]]] = {
+    Draw: Session._draw,
+    Play: Session._play,
+    ReplaceWithBot: Session._replace_with_bot,
+    TakeSeat: Session._take_seat,
+    Rematch: Session._rematch,
+    Hint: Session._hint,
+}

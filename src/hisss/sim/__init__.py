@@ -8,7 +8,7 @@ ratings and a head-to-head table (:func:`summarize` computes them from a list of
 (:mod:`hisss.sim.reports`) whose ``to_dict()`` is the JSON the commands print.
 """
 
-from hisss.sim.batch import simulate
+from hisss.sim.batch import SimSpec, simulate
 from hisss.sim.bench import bench
 from hisss.sim.play import GameOutcome, game_seed, play_game
 from hisss.sim.ratings import TournamentGame, summarize
@@ -21,6 +21,7 @@ __all__ = [
     "GameOutcome",
     "RunStats",
     "RunningStat",
+    "SimSpec",
     "SimulationReport",
     "TournamentGame",
     "TournamentReport",

@@ -27,7 +27,7 @@ seat of the player (a mirrored measure: each deal is searched once per seat).
 
 >>> from hisss.core import get_rules
 >>> from hisss.record import resolve_deck
->>> out = clairvoyant("greedy", deals=2, players=2, seed=1)
+>>> out = clairvoyant("greedy", Deals(2, players=2, seed=1))
 >>> out.deals, out.games, 0.0 <= out.lower <= out.upper <= 1.0
 (2, 4, True)
 """
@@ -38,6 +38,7 @@ import hashlib
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -231,14 +232,23 @@ def _clairvoyant_deals(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Deals:
+    """The deals a clairvoyant searches: ``count`` deals for ``players`` seats, deal ``d`` (from
+    1) dealt as game ``d`` of a tournament or simulation with ``seed``, under ``rules`` (default
+    ``classic``) with ``deck``."""
+
+    count: int
+    players: int = 2
+    seed: int = 0
+    rules: Rules | None = None
+    deck: Deck = RAINBOW
+
+
 def clairvoyant(
     opponent: str,
-    deals: int,
-    players: int = 2,
-    seed: int = 0,
+    deals: Deals,
     *,
-    rules: Rules | None = None,
-    deck: Deck = RAINBOW,
     nodes: int = CLAIRVOYANT_NODES,
     workers: int = 1,
     backend: Backend | None = None,
@@ -246,7 +256,7 @@ def clairvoyant(
 ) -> ClairvoyantReport:
     """The clairvoyant's win share against ``opponent`` in every other seat (module docstring).
 
-    Deal ``d`` (from 1) is dealt as game ``d`` of a tournament or simulation with ``seed``
+    Deal ``d`` of ``deals`` is dealt as game ``d`` of a tournament or simulation with its seed
     (:func:`~hisss.sim.play.game_seed`) and searched once per seat. Returns a
     :class:`~hisss.sim.reports.ClairvoyantReport` (``opponent``, ``players``, ``deals``,
     ``games``, ``seed``, ``nodes``, ``lower``, ``upper``, ``ci95``, ``cut``): the win share with
@@ -257,27 +267,30 @@ def clairvoyant(
     """
     policy_name = opponent.strip().lower()
     _policy(policy_name)
-    if deals < 1:
-        raise ConfigError(f"deals must be a whole number of at least 1, not {deals}")
+    players, seed, deck = deals.players, deals.seed, deals.deck
+    rules = deals.rules
+    count = deals.count
+    if count < 1:
+        raise ConfigError(f"deals must be a whole number of at least 1, not {count}")
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
     check_headroom_rules(rules)
     backend = backend if backend is not None else Backend(workers=workers)
-    size = max(1, min(50, math.ceil(deals / (backend.workers * 8))))
+    size = max(1, min(50, math.ceil(count / (backend.workers * 8))))
     tasks = [
-        (policy_name, players, seed, rules, deck, a, min(a + size - 1, deals), nodes)
-        for a in range(1, deals + 1, size)
+        (policy_name, players, seed, rules, deck, a, min(a + size - 1, count), nodes)
+        for a in range(1, count + 1, size)
     ]
     rows: list[tuple[float, float, int]] = []
     for chunk in run_ordered(_clairvoyant_deals, tasks, backend):
         rows.extend(chunk)
         if progress is not None:
-            progress(len(rows), deals)
-    games = deals * players
+            progress(len(rows), count)
+    games = count * players
     return ClairvoyantReport(
         opponent=policy_name,
         players=players,
-        deals=deals,
+        deals=count,
         games=games,
         seed=seed,
         nodes=nodes,

@@ -26,7 +26,8 @@ the backend (local processes or Ray, :mod:`hisss.sim.executor`).
 (A bot given a time budget depends on the machine's speed; node budgets are deterministic.)
 
 >>> from hisss.core import RAINBOW, get_rules
->>> out = tournament(["random", "random"], 8, 2, 0, get_rules("classic"), RAINBOW, mirror=True)
+>>> spec = TournamentSpec(("random", "random"), 2, 0, get_rules("classic"), RAINBOW, mirror=True)
+>>> out = tournament(8, spec)
 >>> out.games, out.deals, sorted(out.bots)
 (8, 4, ['random#1', 'random#2'])
 >>> out.bots["random#1"].games
@@ -156,7 +157,8 @@ class _OwnRandom(Bot):
 
 @dataclass(frozen=True, slots=True)
 class TournamentSpec:
-    """What every worker needs to play any deal of a tournament (small and picklable)."""
+    """A tournament: what :func:`tournament` is asked to play, and what every worker needs to
+    play any deal of it (small and picklable)."""
 
     #: The registry name of each entry.
     bots: tuple[str, ...]
@@ -164,7 +166,8 @@ class TournamentSpec:
     seed: int
     rules: Rules
     deck: Deck
-    mirror: bool
+    #: Each deal is played once per seating, every entry in every seat.
+    mirror: bool = False
 
 
 def play_deal(spec: TournamentSpec, deal_number: int) -> list[TournamentGame]:
@@ -242,19 +245,16 @@ def _whole(value: object, what: str, least: int) -> int:
 
 
 def tournament(
-    bots: Sequence[str],
     games: int,
-    players: int,
-    seed: int,
-    rules: Rules,
-    deck: Deck,
+    spec: TournamentSpec,
     *,
-    mirror: bool = False,
     workers: int = 1,
     backend: Backend | None = None,
     progress: Progress | None = None,
 ) -> TournamentReport:
-    """Play a tournament between the named bots and return its report (see the module docstring).
+    """Play a tournament of ``games`` games between the named bots of ``spec`` (with its
+    players, seed, rules, deck and whether deals are mirrored) and return its report (see the
+    module docstring).
 
     The :class:`~hisss.sim.reports.TournamentReport` holds the run's settings (``games`` played,
     ``deals``, ``players``, ``seed``, ``mirror``, ``rules``, ``deck``, ``deck_cards``,
@@ -273,6 +273,7 @@ def tournament(
     """
     games = _whole(games, "games", 1)
     workers = _whole(workers, "workers", 1)
+    bots, players, seed, rules, deck = spec.bots, spec.players, spec.seed, spec.rules, spec.deck
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"the seed must be a whole number, not {seed!r}")
     names = [n.strip().lower() if isinstance(n, str) else n for n in bots]
@@ -291,8 +292,8 @@ def tournament(
             f"{len(names)} bots for {players} players: a game seats each bot given at most once; "
             "repeat a name to seat that bot more than once (e.g. greedy,random,random)"
         )
-    spec = TournamentSpec(tuple(names), players, seed, rules, deck, mirror)
-    deals = math.ceil(games / players) if mirror else games
+    spec = TournamentSpec(tuple(names), players, seed, rules, deck, spec.mirror)
+    deals = math.ceil(games / players) if spec.mirror else games
     if backend is None:
         backend = Backend(workers=workers)
     played = _play_all(spec, deals, backend, progress)
@@ -302,7 +303,7 @@ def tournament(
         deals=deals,
         players=players,
         seed=seed,
-        mirror=mirror,
+        mirror=spec.mirror,
         rules=rules,
         deck=deck.name,
         deck_cards=deck.size,
