@@ -620,3 +620,33 @@ def test_the_health_check_asks_the_database(postgres: pg.PostgresServer) -> None
         asyncio.run(admin(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
         answer = client.get("/healthz")
         assert answer.status_code == 200 and answer.json()["ok"] is True
+
+
+# ---------------------------------------------------------------------- hisss loadtest --redis
+
+
+@pytest.mark.system
+def test_the_load_test_spreads_each_games_players_over_two_servers(
+    shared: tuple[str, str],
+) -> None:
+    database, redis_url = shared
+    result = CliRunner().invoke(
+        app,
+        [
+            "loadtest", "--database", database, "--redis", redis_url, "--games", "3",
+            "--seconds", "3", "--ramp", "0.5", "--think", "0.05", "--shared-cpus", "--json",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["servers"] == 2 and figures["actions"] > 10, figures
+    assert figures["errors"] == 0 and figures["lost_actions"] == 0, figures
+    # Every step reached the other player, on the other server, through the shared news.
+    assert 0 < figures["peer_p50_ms"] <= figures["peer_p99_ms"], figures
+
+
+def test_the_load_test_needs_postgresql_for_two_servers() -> None:
+    result = CliRunner().invoke(
+        app, ["loadtest", "--redis", "redis://127.0.0.1:6379", "--games", "1", "--seconds", "1"]
+    )
+    assert result.exit_code == 2 and "needs --database postgresql" in result.output, result.output
