@@ -252,11 +252,21 @@ def loadtest_command(
             "each runs on its own half of them, where there are two or more).",
         ),
     ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            help="Start two servers sharing --database (PostgreSQL) and their news through this "
+            "Redis, each game's players one on each.",
+        ),
+    ] = None,
 ) -> None:
     """Drive N concurrent online games over websockets and report throughput and latency.
 
-    Starts a server on 127.0.0.1 unless --url is given. Reports actions per second, the p50 and
-    p99 time from sending a step to receiving the state that holds it, errors, and lost actions
+    Starts a server on 127.0.0.1 unless --url is given (two with --redis). Reports actions per
+    second, the p50 and p99 time from sending a step to receiving the state that holds it (and
+    to the other player receiving it: peer_p50_ms, peer_p99_ms), errors, and lost actions
     (acknowledged steps missing from the stored games).
     """
     with errors():
@@ -272,6 +282,7 @@ def loadtest_command(
             database=db,
             crowd=Crowd(level, think, ramp, seed),
             separate_cpus=not shared_cpus,
+            redis=redis,
         )
         if as_json:
             figures = run()

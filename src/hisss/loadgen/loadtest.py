@@ -69,6 +69,9 @@ KEYS = (
     "actions_per_second",
     "p50_ms",
     "p99_ms",
+    "peer_p50_ms",
+    "peer_p99_ms",
+    "servers",
     "errors",
     "lost_actions",
     "server_cpu_ms_per_step",
@@ -92,6 +95,11 @@ class Figures:
     games: int = 0
     finished: int = 0
     latencies: list[float] = field(default_factory=list)
+    #: From sending a step to the other seat receiving the state that holds it (on the other
+    #: server when there are two).
+    peer_latencies: list[float] = field(default_factory=list)
+    #: The servers the seats were spread over.
+    servers: int = 1
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
     lost_actions: int = 0
@@ -124,6 +132,7 @@ class Figures:
         (1.0, 2.0)
         """
         ordered = sorted(self.latencies)
+        peers = sorted(self.peer_latencies)
         per_step = None
         if self.server_cpu is not None and ordered:
             per_step = round(self.server_cpu / len(ordered) * 1000, 3)
@@ -133,6 +142,9 @@ class Figures:
             "actions_per_second": round(len(ordered) / self.seconds, 1) if self.seconds else 0.0,
             "p50_ms": round(_quantile(ordered, 0.50) * 1000, 1),
             "p99_ms": round(_quantile(ordered, 0.99) * 1000, 1),
+            "peer_p50_ms": round(_quantile(peers, 0.50) * 1000, 1),
+            "peer_p99_ms": round(_quantile(peers, 0.99) * 1000, 1),
+            "servers": self.servers,
             "errors": self.errors,
             "lost_actions": self.lost_actions,
             "server_cpu_ms_per_step": per_step,
@@ -177,12 +189,15 @@ def _http(url: str, method: str = "GET", body: object = None, timeout: float = 3
 
 
 class LoadTest:
-    """Drives games against a server at ``base`` (``http://host:port``) until ``deadline``."""
+    """Drives games against a server at ``base`` (``http://host:port``) until ``deadline``;
+    with ``peers`` (more servers of the same games) each game's seats are spread over ``base``
+    and them."""
 
     def __init__(
         self,
         base: str,
         *,
+        peers: tuple[str, ...] = (),
         level: str = "easy",
         think: float = 1.0,
         seed: int = 1,
@@ -190,11 +205,13 @@ class LoadTest:
         server_cpu: Callable[[], float | None] | None = None,
     ) -> None:
         self.base = base.rstrip("/")
-        self.ws_base = "ws" + self.base.removeprefix("http")
+        self.ws_bases = tuple(
+            "ws" + server.rstrip("/").removeprefix("http") for server in (base, *peers)
+        )
         self.level = level
         self.think = think
         self.rng = random.Random(seed)
-        self.figures = Figures()
+        self.figures = Figures(servers=len(self.ws_bases))
         self.tables: list[Table] = []
         self.progress = progress
         self.deadline = 0.0
@@ -422,20 +439,33 @@ def _raw(url: str) -> str:
 class LocalServer:
     """This module run as a server subprocess on 127.0.0.1 with a database URL."""
 
-    def __init__(self, database: str, directory: Path, cpus: tuple[int, ...] | None = None) -> None:
+    def __init__(
+        self,
+        database: str,
+        directory: Path,
+        cpus: tuple[int, ...] | None = None,
+        *,
+        redis: str | None = None,
+        name: str = "server",
+    ) -> None:
         self.database = database
         self.directory = directory
         #: The CPUs the server runs on (``None``: any).
         self.cpus = cpus
+        #: The Redis it shares its games' news through with other servers (``None``: none).
+        self.redis = redis
+        self.name = name
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = ""
 
     def start(self, timeout: float = 60) -> str:
         """Start the server; its address once it is ready. Raises :class:`LoadTestError`."""
-        out = self.directory / "server.out"
+        out = self.directory / f"{self.name}.out"
         command = [sys.executable, "-m", "hisss.loadgen.loadtest", self.database]
         if self.cpus:
-            command.append(",".join(map(str, self.cpus)))
+            command += ["--cpus", ",".join(map(str, self.cpus))]
+        if self.redis:
+            command += ["--redis", self.redis]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with out.open("wb") as stdout:
             self.proc = subprocess.Popen(command, stdout=stdout, stderr=subprocess.STDOUT, env=env)
@@ -491,18 +521,26 @@ def run_loadtest(
     crowd: Crowd = Crowd(),
     progress: Callable[[Figures], None] | None = None,
     separate_cpus: bool = True,
+    redis: str | None = None,
 ) -> Figures:
     """Run a load test of ``games`` games played by ``crowd`` for ``seconds``: against ``url``,
     or a new local server on ``database`` (an async SQLAlchemy URL; default a temporary SQLite
     file). Raises :class:`LoadTestError`.
 
-    With ``separate_cpus``, a server the load test starts runs on half of the CPUs and the
-    load generator on the others (see :func:`split_cpus`)."""
+    With ``separate_cpus``, the servers the load test starts run on half of the CPUs and the
+    load generator on the others (see :func:`split_cpus`). With ``redis`` it starts two servers
+    sharing the database (which must be PostgreSQL) and their news through that Redis, and
+    seats each game's players one on each: ``peer_p99_ms`` is then the time a step takes to
+    reach the other process's player."""
     if games < 1 or seconds <= 0:
         raise LoadTestError("a load test needs at least one game and some seconds")
+    if redis is not None and (url is not None or not (database or "").startswith("postgresql")):
+        raise LoadTestError(
+            "--redis starts two servers: it needs --database postgresql+asyncpg://..."
+        )
     make_bot(crowd.level)  # an unknown level fails here, before anything starts
     with tempfile.TemporaryDirectory(prefix="hisss-load-") as temp, contextlib.ExitStack() as stack:
-        server: LocalServer | None = None
+        servers: list[LocalServer] = []
         if url is None:
             from hisss.storage import database_url  # noqa: PLC0415
 
@@ -510,29 +548,42 @@ def run_loadtest(
             split = split_cpus() if separate_cpus else None
             if split is not None:
                 stack.enter_context(_running_on(split[1]))
-            server = LocalServer(db, Path(temp), split[0] if split is not None else None)
-            url = server.start()
+            cpus = split[0] if split is not None else None
+            names = ("server", "peer") if redis is not None else ("server",)
+            servers = [LocalServer(db, Path(temp), cpus, redis=redis, name=n) for n in names]
         elif not url.startswith(("http://", "https://")):
             raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
         try:
+            urls = [server.start() for server in servers] or [url or ""]
             test = LoadTest(
-                url,
+                urls[0],
+                peers=tuple(urls[1:]),
                 level=crowd.level,
                 think=crowd.think,
                 seed=crowd.seed,
                 progress=progress,
-                server_cpu=server.cpu_seconds if server is not None else None,
+                server_cpu=_cpu_of(servers) if servers else None,
             )
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                figures = runner.run(test.run(games, seconds, crowd.ramp, check=server is None))
+                figures = runner.run(test.run(games, seconds, crowd.ramp, check=not servers))
         finally:
-            if server is not None:
+            for server in servers:
                 server.stop()
-        if server is not None:
-            # The server has stopped: read what its database holds.
-            asyncio.run(test.check_database(server.database))
-        figures.server_cpus = server.cpus if server is not None else None
+        if servers:
+            # The servers have stopped: read what their database holds.
+            asyncio.run(test.check_database(servers[0].database))
+        figures.server_cpus = servers[0].cpus if servers else None
         return figures
+
+
+def _cpu_of(servers: list[LocalServer]) -> Callable[[], float | None]:
+    """The CPU seconds the ``servers`` have used so far, together."""
+
+    def used() -> float | None:
+        seconds = [server.cpu_seconds() for server in servers]
+        return None if None in seconds else sum(s for s in seconds if s is not None)
+
+    return used
 
 
 def split_cpus() -> tuple[tuple[int, ...], tuple[int, ...]] | None:
@@ -579,11 +630,13 @@ def _serve_main(argv: list[str]) -> None:
     from hisss.server.run import serve  # noqa: PLC0415
     from hisss.server.settings import Settings  # noqa: PLC0415
 
-    if len(argv) > 1:  # the CPUs of its own (see split_cpus), before any thread starts
-        os.sched_setaffinity(0, [int(cpu) for cpu in argv[1].split(",")])
+    options = dict(zip(argv[1::2], argv[2::2], strict=True))
+    if "--cpus" in options:  # the CPUs of its own (see split_cpus), before any thread starts
+        os.sched_setaffinity(0, [int(cpu) for cpu in options["--cpus"].split(",")])
     logging.basicConfig(level=logging.WARNING)
     settings = Settings(
         database=argv[0],
+        redis=options.get("--redis"),
         bot_delay=0.0,
         http_rate_per_second=0.0,
         lookup_rate_per_second=0.0,

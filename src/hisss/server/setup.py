@@ -5,6 +5,7 @@ tokens. Nothing here touches the database or a live game.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,22 @@ def token_hash(token: str) -> str:
     """What the database keeps of a token: its SHA-256, in hexadecimal. (A token is ASCII; text
     that JSON can spell but UTF-8 cannot, a lone surrogate, still hashes, to match nothing.)"""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_seats(token_hashes: dict[int, str], token: object) -> tuple[int, ...]:
+    """The seats (from 0) whose token ``token`` is, by their ``token_hashes``: one, or every
+    person seat of a game on one device; raises ``bad_token``."""
+    if not isinstance(token, str) or not 0 < len(token) <= 256:
+        raise ProtocolError(ErrorCode.BAD_TOKEN, "a seat token is text of up to 256 characters")
+    hashed = token_hash(token)
+    seats = tuple(
+        seat for seat, stored in sorted(token_hashes.items()) if hmac.compare_digest(stored, hashed)
+    )
+    if not seats:
+        raise ProtocolError(
+            ErrorCode.BAD_TOKEN, "this token is not the token of any seat of this game"
+        )
+    return seats
 
 
 def clean_name(value: object, default: str, what: str = "name") -> str:
