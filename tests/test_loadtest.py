@@ -20,11 +20,9 @@ from hisss.loadgen.loadtest import (
     Crowd,
     Figures,
     LoadTest,
-    LoadTestError,
-    LocalServer,
     run_loadtest,
-    split_cpus,
 )
+from hisss.loadgen.servers import LoadTestError, LocalServer, split_cpus
 from hisss.record import Seat
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 from support.server_process import ServerProcess

@@ -28,17 +28,12 @@ import asyncio
 import contextlib
 import functools
 import json
-import os
 import random
-import re
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +41,7 @@ from typing import Any
 import orjson
 
 from hisss.bots import make_bot
-from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
+from hisss.core import RAINBOW, Rules, parse_action, parse_card
 from hisss.loadgen.client import (
     MAX_RECONNECT_PAUSE,
     RECONNECT_GRACE,
@@ -56,13 +51,11 @@ from hisss.loadgen.client import (
     refused,
     same,
 )
+from hisss.loadgen.servers import LoadTestError, LocalServer, running_on, split_cpus
 from hisss.record import Game, GameRecord, Seat, replay_game
 from hisss.server.run import loop_factory
 from hisss.storage import EntryKind
 
-READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:\d+/)")
-
-#: The keys of the JSON summary, in order.
 KEYS = (
     "games",
     "actions",
@@ -82,10 +75,6 @@ KEYS = (
 #: Every HTTP request of the load test goes straight to the server (no proxy); building the
 #: opener once spares a tenth of the load test's own CPU time when it creates many games.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-class LoadTestError(HisssError):
-    """The load test could not run (the server did not start, a bad address)."""
 
 
 @dataclass
@@ -409,23 +398,6 @@ class LoadTest:
         self.count_lost(stored)
 
 
-def process_cpu_seconds(pid: int) -> float | None:
-    """The user and system CPU seconds of process ``pid`` from Linux's ``/proc``; ``None``
-    elsewhere or when the process is gone.
-
-    >>> process_cpu_seconds(os.getpid()) > 0 if Path("/proc/self/stat").exists() else True
-    True
-    """
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
-    except OSError:
-        return None
-    # The command name (field 2) may hold spaces: the fields that follow come after its ")".
-    fields = text.rpartition(")")[2].split()
-    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
-    return (utime + stime) / os.sysconf("SC_CLK_TCK")
-
-
 def _text(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
@@ -434,70 +406,6 @@ def _raw(url: str) -> str:
     with _OPENER.open(url, timeout=30) as answer:
         text: str = answer.read().decode()
         return text
-
-
-class LocalServer:
-    """This module run as a server subprocess on 127.0.0.1 with a database URL."""
-
-    def __init__(
-        self,
-        database: str,
-        directory: Path,
-        cpus: tuple[int, ...] | None = None,
-        *,
-        redis: str | None = None,
-        name: str = "server",
-    ) -> None:
-        self.database = database
-        self.directory = directory
-        #: The CPUs the server runs on (``None``: any).
-        self.cpus = cpus
-        #: The Redis it shares its games' news through with other servers (``None``: none).
-        self.redis = redis
-        self.name = name
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.url = ""
-
-    def start(self, timeout: float = 60) -> str:
-        """Start the server; its address once it is ready. Raises :class:`LoadTestError`."""
-        out = self.directory / f"{self.name}.out"
-        command = [sys.executable, "-m", "hisss.loadgen.loadtest", self.database]
-        if self.cpus:
-            command += ["--cpus", ",".join(map(str, self.cpus))]
-        if self.redis:
-            command += ["--redis", self.redis]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with out.open("wb") as stdout:
-            self.proc = subprocess.Popen(command, stdout=stdout, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = READY.search(out.read_text(encoding="utf-8", errors="replace"))
-            if found:
-                self.url = found.group(1)
-                return self.url
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        tail = out.read_text(encoding="utf-8", errors="replace")[-2000:]
-        raise LoadTestError(f"the server did not start:\n{tail}")
-
-    def cpu_seconds(self) -> float | None:
-        """The CPU time (user and system, every thread) the server process has used so far;
-        ``None`` where the system does not show it (no ``/proc``)."""
-        if self.proc is None:
-            return None
-        return process_cpu_seconds(self.proc.pid)
-
-    def stop(self) -> None:
-        """Stop the server (SIGTERM, then SIGKILL after 30 s)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=30)
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,7 +455,7 @@ def run_loadtest(
             db = database or database_url(f"sqlite:///{Path(temp) / 'load.db'}")
             split = split_cpus() if separate_cpus else None
             if split is not None:
-                stack.enter_context(_running_on(split[1]))
+                stack.enter_context(running_on(split[1]))
             cpus = split[0] if split is not None else None
             names = ("server", "peer") if redis is not None else ("server",)
             servers = [LocalServer(db, Path(temp), cpus, redis=redis, name=n) for n in names]
@@ -584,67 +492,3 @@ def _cpu_of(servers: list[LocalServer]) -> Callable[[], float | None]:
         return None if None in seconds else sum(s for s in seconds if s is not None)
 
     return used
-
-
-def split_cpus() -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """The CPUs for a started server and for the load generator: the first half of the CPUs
-    this process may use, and the rest. ``None`` with fewer than two, or where the system does
-    not let a program choose its CPUs.
-
-    The load generator does about half as much work as the server. On the same CPUs the two
-    take turns on them and the server's figures include the generator's disturbance; on CPUs of
-    their own the figures are more nearly the server's alone (on a two-CPU virtual machine, in
-    ten runs paired with runs on shared CPUs, the server's CPU per step was lower in eight, by
-    7 % on average).
-
-    >>> split = split_cpus()
-    >>> split is None or (set(split[0]).isdisjoint(split[1]) and len(split[0]) >= 1)
-    True
-    """
-    getaffinity = getattr(os, "sched_getaffinity", None)
-    if getaffinity is None:
-        return None
-    cpus = sorted(getaffinity(0))
-    if len(cpus) < 2:
-        return None
-    half = len(cpus) // 2
-    return tuple(cpus[:half]), tuple(cpus[half:])
-
-
-@contextlib.contextmanager
-def _running_on(cpus: tuple[int, ...]) -> Iterator[None]:
-    """Run the calling thread (and the threads it starts meanwhile) on ``cpus``, then as
-    before."""
-    before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, cpus)
-    try:
-        yield
-    finally:
-        os.sched_setaffinity(0, before)
-
-
-def _serve_main(argv: list[str]) -> None:
-    """The server subprocess: ``hisss serve`` on any free port of 127.0.0.1, tuned for load."""
-    import logging  # noqa: PLC0415
-
-    from hisss.server.run import serve  # noqa: PLC0415
-    from hisss.server.settings import Settings  # noqa: PLC0415
-
-    options = dict(zip(argv[1::2], argv[2::2], strict=True))
-    if "--cpus" in options:  # the CPUs of its own (see split_cpus), before any thread starts
-        os.sched_setaffinity(0, [int(cpu) for cpu in options["--cpus"].split(",")])
-    logging.basicConfig(level=logging.WARNING)
-    settings = Settings(
-        database=argv[0],
-        redis=options.get("--redis"),
-        bot_delay=0.0,
-        http_rate_per_second=0.0,
-        lookup_rate_per_second=0.0,
-        # Every client of the load test comes from one address.
-        max_connections_per_address=1_000_000,
-    )
-    serve(settings, "127.0.0.1", 0)
-
-
-if __name__ == "__main__":
-    _serve_main(sys.argv[1:])
