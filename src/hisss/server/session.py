@@ -503,6 +503,30 @@ class Session:
         to_move = self.live.to_move
         return to_move if to_move in self.seats else self.seats[0]
 
+    def _welcome(self, live: LiveGame) -> dict[str, Any]:
+        """The ``welcome`` message: the game, this connection's role and seats, the rules."""
+        return {
+            "type": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "game": live.id,
+            "code": live.code,
+            "title": live.title,
+            "role": self.connection.value,
+            "seat": self.seats[0] + 1 if self.seats else None,
+            "seats": [seat + 1 for seat in self.seats],
+            "rules": live.rules.to_mapping(),
+            "deck": live.deck.name,
+            "deck_size": live.deck.size,
+            "away_seconds": self.settings.away_seconds,
+            "unseen_seconds": self.settings.unseen_seconds,
+            "levels": list(levels_for(live.rules)),
+            "limits": {
+                "max_message_bytes": self.settings.max_message_bytes,
+                "rate_per_second": self.settings.rate_per_second,
+                "rate_burst": self.settings.rate_burst,
+            },
+        }
+
     async def _hello(self, message: Hello) -> None:
         if self.connection is not ConnectionState.HELLO:
             raise ProtocolError(
@@ -539,29 +563,7 @@ class Session:
         self.service.hub.subscribe(self.game_id, self)
         self._subscribed = True
         live = self.live
-        self.send(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "game": live.id,
-                "code": live.code,
-                "title": live.title,
-                "role": self.connection.value,
-                "seat": self.seats[0] + 1 if self.seats else None,
-                "seats": [seat + 1 for seat in self.seats],
-                "rules": live.rules.to_mapping(),
-                "deck": live.deck.name,
-                "deck_size": live.deck.size,
-                "away_seconds": self.settings.away_seconds,
-                "unseen_seconds": self.settings.unseen_seconds,
-                "levels": list(levels_for(live.rules)),
-                "limits": {
-                    "max_message_bytes": self.settings.max_message_bytes,
-                    "rate_per_second": self.settings.rate_per_second,
-                    "rate_burst": self.settings.rate_burst,
-                },
-            }
-        )
+        self.send(self._welcome(live))
         if self.seats:
             # Publishing tells everyone (this session included) that the seats are here.
             await self.service.seats_connected(live, self.seats)
