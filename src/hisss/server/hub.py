@@ -115,14 +115,7 @@ Step = dict[str, Any]
 
 def entry_step(entry: LogEntry) -> Step:
     """A stored log entry as news carries it."""
-    return {
-        "seq": entry.seq,
-        "kind": entry.kind.value,
-        "seat": entry.seat,
-        "action": entry.action,
-        "card": entry.card,
-        "by_seat": entry.by_seat,
-    }
+    return entry.values()
 
 
 def following(version: int, steps: Sequence[Step]) -> list[LogEntry] | None:
