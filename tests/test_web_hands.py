@@ -76,7 +76,7 @@ def test_a_state_keeps_the_hands_of_the_connections_seats_alone() -> None:
     game = Game(Rules(hand_size=3), RAINBOW, [Seat.person("A"), Seat.person("B")], seed=4)
     while game.state.is_chance_node():
         game.draw()
-    message = {"type": "state", **hand_fields(game, True)}
+    message = {"type": "state", **hand_fields(game, playing=True)}
     mover = game.to_move
     assert mover is not None
     other = 1 - mover

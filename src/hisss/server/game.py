@@ -525,7 +525,7 @@ class LiveGame:
             "result": self.result(),
         }
         if self.game.state.hand_sizes:
-            message.update(hand_fields(self.game, phase is Phase.PLACE))
+            message.update(hand_fields(self.game, playing=phase is Phase.PLACE))
         return message
 
     def rematch_view(self) -> dict[str, Any] | None:

@@ -37,7 +37,7 @@ def check_level(rules: Rules, level: str, where: str = "") -> None:
         raise ProtocolError(ErrorCode.BAD_LEVEL, f"{where}{error}") from None
 
 
-def hand_fields(game: Game, playing: bool) -> dict[str, Any]:
+def hand_fields(game: Game, *, playing: bool) -> dict[str, Any]:
     """The hand fields of a state message of ``game`` (the hand variant): the hand sizes, the
     hands seen by all (else ``None`` for each), and under :data:`PRIVATE` each seat's own hand
     with, while ``playing``, its legal plays and their claims."""
