@@ -171,7 +171,7 @@ def test_greedy_beats_random_in_the_kernel() -> None:
     report = simulate(
         20_000, SimSpec(2, 1, get_rules("classic"), RAINBOW, bots, engine=Engine.FAST)
     )
-    assert report.stats["seat1_win_rate"].mean > 0.6
+    assert (report.stats["seat1_win_rate"].mean or 0.0) > 0.6
 
 
 def test_fast_games_depend_only_on_seed_and_number() -> None:

@@ -514,7 +514,7 @@ async def test_news_carries_the_steps_so_the_other_process_need_not_read_them(
             reads.append(after)
             return await actions(game, after=after)
 
-        two.store.actions = counted  # type: ignore[method-assign]
+        two.store.actions = counted  # type: ignore[method-assign,assignment]
         for _ in range(6):  # three turns: each seat draws and places, nobody else moves
             live = await one.find(game_id)
             seat = live.to_move

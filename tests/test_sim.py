@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -393,7 +394,7 @@ def test_simulate_report_shape() -> None:
     typed = simulate(50, SimSpec(3, 7, CLASSIC, RAINBOW, tuple(make_bots("random", 3))))
     assert typed.games == 50 and typed.bots == ("random",) * 3 and typed.rules == CLASSIC
     assert list(typed.stats) == stat_names(3)
-    report = typed.to_dict()  # the JSON object of simulate --json
+    report: dict[str, Any] = typed.to_dict()  # the JSON object of simulate --json
     assert list(report)[:7] == ["games", "players", "seed", "rules", "deck", "deck_cards", "bots"]
     assert report["games"] == 50 and report["players"] == 3 and report["seed"] == 7
     assert report["rules"] == {"preset": "classic", **CLASSIC.to_mapping()}
@@ -420,7 +421,9 @@ def test_simulate_report_shape() -> None:
 
 
 def test_simulate_plausible_on_rainbow() -> None:
-    report = simulate(300, SimSpec(2, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 2)))).to_dict()
+    report: dict[str, Any] = simulate(
+        300, SimSpec(2, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 2)))
+    ).to_dict()
     assert 20 < report["claimed_cards"]["mean"] < 45
     assert 1.2 < report["legal_actions_per_turn"]["mean"] < 3
     assert report["shared_win_share"]["mean"] < 0.1
@@ -478,7 +481,9 @@ def test_simulate_rejects_bad_arguments(call: Callable[[], object], message: str
 
 
 def test_simulate_one_card_deck_has_no_turns() -> None:
-    report = simulate(3, SimSpec(2, 0, CLASSIC, _deck("one", "H:red"), (RandomBot(),))).to_dict()
+    report: dict[str, Any] = simulate(
+        3, SimSpec(2, 0, CLASSIC, _deck("one", "H:red"), (RandomBot(),))
+    ).to_dict()
     assert report["turns"] == {"mean": 0.0, "se": 0.0, "ci95": [0.0, 0.0]}
     assert report["legal_actions_per_turn"] == {"mean": None, "se": None, "ci95": None}
     assert report["max_legal_actions"] == {"mean": None, "se": None, "ci95": None}
@@ -561,7 +566,7 @@ def test_running_stat_small_counts() -> None:
 def test_bench_reports_figures() -> None:
     typed = bench(seconds=0.05)
     assert typed.rules == CLASSIC and typed.games > 0
-    figures = typed.to_dict()  # the JSON object of bench --json
+    figures: dict[str, Any] = typed.to_dict()  # the JSON object of bench --json
     for key in (
         "games_per_second",
         "turns_per_second",
@@ -600,7 +605,7 @@ def _within(seconds: float, call: Callable[[], object]) -> object:
 def test_bench_tiny_decks_end(cards: tuple[str, ...]) -> None:
     report = _within(15, lambda: bench(seconds=0.02, deck=_deck("tiny", *cards)))
     assert isinstance(report, BenchReport)
-    figures = report.to_dict()
+    figures: dict[str, Any] = report.to_dict()
     assert figures["games"] > 0 and figures["turns"] == figures["games"] * (len(cards) - 1)
     json.dumps(figures, allow_nan=False)
     operations = ("us_per_legal_actions", "us_per_copy", "us_per_push", "us_per_undo")

@@ -13,6 +13,7 @@ import json
 import random
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -228,6 +229,7 @@ def test_forced_seat_on_a_tiny_deck_gives_exact_mirrored_win_rates(
     assert list(out.bots) == ["still#1", "still#2"]
     for row in out.bots.values():
         assert row.games == 60 and row.win_rate == 0.5
+        assert row.ci95 is not None
         lo, hi = row.ci95
         assert lo < 0.5 < hi
     assert out.head_to_head["still#1"]["still#2"].score == 0.5
@@ -283,6 +285,7 @@ def test_summarize_hand_made_games() -> None:
             if x != y:
                 pair, back = h2h[x][y], h2h[y][x]
                 assert pair.games == back.games
+                assert pair.score is not None and back.score is not None
                 assert pair.score + back.score == pytest.approx(1.0)
 
 
@@ -425,7 +428,7 @@ def test_report_shape() -> None:
         30, TournamentSpec(("random", "random", "random"), 3, 2, CLASSIC, RAINBOW, mirror=True)
     )
     assert typed.games == 30 and typed.rules == CLASSIC and typed.bots["random#1"].games == 30
-    out = typed.to_dict()  # the JSON object of tournament --json
+    out: dict[str, Any] = typed.to_dict()  # the JSON object of tournament --json
     for key in ("games", "deals", "players", "seed", "mirror", "rules", "deck", "rating_model"):
         assert key in out
     assert (out["games"], out["deals"], out["players"], out["mirror"]) == (30, 10, 3, True)

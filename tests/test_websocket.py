@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hisss.server import GameService, Settings
+from hisss.server.protocol import CLIENT_TYPES
 from hisss.server.session import (
-    CLIENT_TYPES,
     CLOSE_AUTH_FAILED,
     CLOSE_HELLO_TIMEOUT,
     CLOSE_UNKNOWN_GAME,
