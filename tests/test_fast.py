@@ -39,7 +39,7 @@ from hisss.core import (
     new_game,
     parse_card,
 )
-from hisss.sim import simulate
+from hisss.sim import SimulationReport, simulate
 from hisss.sim.batch import Engine, SimSpec, fast_lines, fast_stats, play_chunk
 from hisss.sim.bench import fast_throughput
 from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts
@@ -119,18 +119,18 @@ def test_replay_counts_rejects_bad_choices() -> None:
         replay_counts(cards, [], 2, get_rules("classic"))
 
 
-def _close(engine: dict[str, Any], fast: dict[str, Any], where: object) -> None:
-    # The statistics: every figure with a standard error (``rules`` is a dict too).
-    keys = [k for k, v in engine.items() if isinstance(v, dict) and "se" in v]
-    assert keys == [k for k, v in fast.items() if isinstance(v, dict) and "se" in v]
-    assert engine["rules"] == fast["rules"]
-    for key in keys:
-        a, b = engine[key], fast[key]
-        if a["se"] == 0.0 and b["se"] == 0.0:
-            assert a["mean"] == b["mean"], (where, key)
+def _close(engine: SimulationReport, fast: SimulationReport, where: object) -> None:
+    assert list(engine.stats) == list(fast.stats)
+    assert engine.rules == fast.rules
+    for key, a in engine.stats.items():
+        b = fast.stats[key]
+        assert a.mean is not None and b.mean is not None, (where, key)
+        assert a.se is not None and b.se is not None, (where, key)
+        if a.se == 0.0 and b.se == 0.0:
+            assert a.mean == b.mean, (where, key)
             continue
-        spread = math.sqrt(a["se"] ** 2 + b["se"] ** 2)
-        assert abs(a["mean"] - b["mean"]) <= 4.5 * spread, (where, key, a, b)
+        spread = math.sqrt(a.se**2 + b.se**2)
+        assert abs(a.mean - b.mean) <= 4.5 * spread, (where, key, a, b)
 
 
 @pytest.mark.parametrize(
@@ -146,26 +146,32 @@ def test_fast_statistics_match_the_engine(
     players: int, rules: str, deck: Deck, bots: list[str], games: int
 ) -> None:
     rule_set = get_rules(rules)
-    engine = simulate(games, players, 5, rule_set, deck, bots)
-    fast = simulate(100_000, players, 5, rule_set, deck, bots, engine="fast")
-    assert fast["engine"] == "fast" and engine["engine"] == "engine"
-    assert set(engine) == set(fast)
+    engine = simulate(games, SimSpec(players, 5, rule_set, deck, tuple(bots)))
+    fast = simulate(100_000, SimSpec(players, 5, rule_set, deck, tuple(bots), engine=Engine.FAST))
+    assert fast.engine == "fast" and engine.engine == "engine"
+    assert set(engine.to_dict()) == set(fast.to_dict())
     _close(engine, fast, (players, rules, deck.name, bots))
 
 
 def test_engines_are_the_spellings_of_reports() -> None:
     assert [engine.value for engine in Engine] == ["engine", "fast"]
     rules = get_rules("classic")
-    by_member = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine=Engine.FAST)
-    by_name = simulate(300, 2, 3, rules, RAINBOW, ["greedy", "random"], engine="fast")
+    by_member = simulate(
+        300, SimSpec(2, 3, rules, RAINBOW, ("greedy", "random"), engine=Engine.FAST)
+    )
+    spelled = "fast"  # the engine's spelling, as the command line and JSON give it
+    by_name = simulate(300, SimSpec(2, 3, rules, RAINBOW, ("greedy", "random"), spelled))  # type: ignore[arg-type]
     assert by_member == by_name
-    assert type(by_member["engine"]) is str and by_member["engine"] == "fast"
+    engine = by_member.to_dict()["engine"]
+    assert type(engine) is str and engine == "fast"
 
 
 def test_greedy_beats_random_in_the_kernel() -> None:
-    bots = ["greedy", "random"]
-    report = simulate(20_000, 2, 1, get_rules("classic"), RAINBOW, bots, engine="fast")
-    assert report["seat1_win_rate"]["mean"] > 0.6
+    bots = ("greedy", "random")
+    report = simulate(
+        20_000, SimSpec(2, 1, get_rules("classic"), RAINBOW, bots, engine=Engine.FAST)
+    )
+    assert (report.stats["seat1_win_rate"].mean or 0.0) > 0.6
 
 
 def test_fast_games_depend_only_on_seed_and_number() -> None:
@@ -237,11 +243,16 @@ def test_fast_stats_equal_the_rows_read_back() -> None:
     [
         (lambda: FastSpec(2, get_rules("classic"), RAINBOW, ("random", "careful")), "careful"),
         (
-            lambda: simulate(5, 2, 0, get_rules("classic"), RAINBOW, ["expert"], engine="fast"),
+            lambda: simulate(
+                5, SimSpec(2, 0, get_rules("classic"), RAINBOW, ("expert",), engine=Engine.FAST)
+            ),
             "plays only the bots random, greedy",
         ),
         (
-            lambda: simulate(5, 2, 0, get_rules("classic"), RAINBOW, ["random"], engine="warp"),
+            lambda: simulate(
+                5,
+                SimSpec(2, 0, get_rules("classic"), RAINBOW, ("random",), "warp"),  # type: ignore[arg-type]
+            ),
             "unknown engine",
         ),
     ],
@@ -265,8 +276,8 @@ def test_fast_cli_json_and_errors(tmp_path: Any) -> None:
 
 def test_bench_reports_the_kernel() -> None:
     figures = fast_throughput(0.05, 2, get_rules("classic"), RAINBOW)
-    assert figures["fast_games_per_second"] > 0 and figures["fast_games"] > 0
-    assert figures["fast_compile_seconds"] >= 0
+    assert figures.games_per_second > 0 and figures.games > 0
+    assert figures.compile_seconds >= 0
     result = runner.invoke(app, ["bench", "--seconds", "0.05", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

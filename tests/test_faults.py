@@ -184,7 +184,7 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Pa
     database = f"sqlite+pysqlite:///{tmp_path / 'hisss.db'}"
     # The load test's server: ``hisss serve`` without the HTTP rate limit and the bots' pause.
     server = ServerProcess(
-        database, tmp_path, command=[sys.executable, "-m", "hisss.loadgen.loadtest", database]
+        database, tmp_path, command=[sys.executable, "-m", "hisss.loadgen.servers", database]
     )
     runs = Runs()
     await runs.start(server)

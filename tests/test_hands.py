@@ -13,8 +13,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hisss.bots import make_bot, make_bots
-from hisss.bots.hand import careful_play, careful_values, expected_best, greedy_play
+from hisss.bots import BOT_NAMES, make_bot, make_bots
+from hisss.bots.hand import (
+    HAND_POLICIES,
+    careful_play,
+    careful_values,
+    expected_best,
+    greedy_play,
+)
 from hisss.bots.hand_expert import expert_play
 from hisss.cli.app import app
 from hisss.core import (
@@ -425,8 +431,16 @@ def test_bots_play_whole_hand_games(name: str) -> None:
 
 
 def test_a_bot_without_a_hand_policy_says_so() -> None:
-    with pytest.raises(ConfigError, match="does not play the hand variant"):
+    with pytest.raises(ConfigError, match="does not play the hand variant") as caught:
         play_game(K3, RAINBOW, make_bots("mcts,random", 2), random.Random(2))
+    named = str(caught.value).partition("(bots that do: ")[2].rstrip(")").split(", ")
+    assert sorted(named) == sorted(HAND_POLICIES)
+
+
+def test_the_bots_of_the_hand_variant_are_those_with_a_hand_policy() -> None:
+    for name in BOT_NAMES:
+        bot = make_bot(name)
+        assert type(bot).hand_policy is HAND_POLICIES.get(name), name
 
 
 def test_greedy_takes_the_largest_claim_over_the_whole_hand() -> None:

@@ -26,7 +26,14 @@ from hisss.core import (
     new_game,
     parse_card,
 )
-from hisss.sim.headroom import POLICIES, _clairvoyant_deals, clairvoyant, exact_value, tie_seed
+from hisss.sim.headroom import (
+    POLICIES,
+    Deals,
+    _clairvoyant_deals,
+    clairvoyant,
+    exact_value,
+    tie_seed,
+)
 from hisss.sim.play import game_seed
 from support.strategies import snapshot
 from test_endgame import random_small_position
@@ -71,11 +78,12 @@ def test_exact_value_on_a_small_deck() -> None:
     cards = ("H:red", "M:red-orange", "M:red-orange", "T:orange", "M:orange-yellow", "T:yellow")
     deck = Deck.from_cards("six", [parse_card(c) for c in cards])
     out = exact_value("greedy", 2, deck)
-    assert out["deck"] == "six" and out["players"] == 2
-    for seat, value in enumerate(out["seats"]):
+    assert out.deck == "six" and out.players == 2
+    for seat, value in enumerate(out.seats):
         state = new_game(2, get_rules("classic"), deck)
         assert value == pytest.approx(float(brute_force_value(state, seat, greedy_candidates)))
-    assert out["value"] == pytest.approx(sum(out["seats"]) / 2)
+    assert out.value == pytest.approx(sum(out.seats) / 2)
+    assert out.to_dict()["seats"] == list(out.seats)
     with pytest.raises(ConfigError, match="opponent must be one of"):
         exact_value("expert", 2, deck)
 
@@ -113,23 +121,36 @@ def test_the_clairvoyant_never_does_worse_than_a_line_played() -> None:
 
 
 def test_clairvoyant_report_and_cut_searches() -> None:
-    out = clairvoyant("greedy", 3, 2, seed=5)
-    assert (out["deals"], out["games"], out["seed"], out["cut"]) == (3, 6, 5, 0)
-    assert out["lower"] == out["upper"]
-    lo, hi = out["ci95"]
-    assert lo <= out["upper"] <= hi
-    cut = clairvoyant("careful", 3, 2, seed=5, nodes=20)
-    assert cut["cut"] == 6
-    assert cut["upper"] == 1.0 and cut["lower"] <= out["upper"]
+    out = clairvoyant("greedy", Deals(3, 2, seed=5))
+    assert (out.deals, out.games, out.seed, out.cut) == (3, 6, 5, 0)
+    assert out.lower == out.upper
+    assert out.ci95 is not None
+    lo, hi = out.ci95
+    assert lo <= out.upper <= hi
+    assert list(out.to_dict()) == [
+        "opponent",
+        "players",
+        "deals",
+        "games",
+        "seed",
+        "nodes",
+        "lower",
+        "upper",
+        "ci95",
+        "cut",
+    ]
+    cut = clairvoyant("careful", Deals(3, 2, seed=5), nodes=20)
+    assert cut.cut == 6
+    assert cut.upper == 1.0 and cut.lower <= out.upper
     with pytest.raises(ConfigError, match="opponent must be one of"):
-        clairvoyant("expert", 2)
+        clairvoyant("expert", Deals(2))
     with pytest.raises(ConfigError, match="deals"):
-        clairvoyant("greedy", 0)
+        clairvoyant("greedy", Deals(0))
 
 
 def test_clairvoyant_does_not_depend_on_the_workers() -> None:
-    one = clairvoyant("greedy", 6, 2, seed=8)
-    two = clairvoyant("greedy", 6, 2, seed=8, workers=2)
+    one = clairvoyant("greedy", Deals(6, 2, seed=8))
+    two = clairvoyant("greedy", Deals(6, 2, seed=8), workers=2)
     assert one == two
 
 

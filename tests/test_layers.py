@@ -1,8 +1,10 @@
-"""The layering holds: imports point down only, and the rules core stays pure.
+"""The layering holds: imports point down only, no modules import each other in a circle, and the
+rules core stays pure.
 
-Two checks. import-linter enforces the layers contract of ``[tool.importlinter]`` in
+Three checks. import-linter enforces the layers contract of ``[tool.importlinter]`` in
 pyproject.toml (``cli`` over ``tui | server`` over ``storage`` over ``sim | rl`` over
-``bots | record | i18n`` over ``core``). A direct scan of the
+``bots | record | i18n`` over ``core``). The import graph of every module (grimp's, imports
+inside functions included) holds no cycle, within a layer either. A direct scan of the
 source of ``hisss/core`` then checks what the contract cannot see: the core imports only the
 standard library and itself, never calls the module-level functions of ``random`` (every random
 choice takes an injected ``random.Random``), and does no I/O.
@@ -14,9 +16,10 @@ import ast
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+import grimp
 import pytest
 
 from hisss.core import State
@@ -239,6 +242,86 @@ def test_the_scans_catch_offences() -> None:
         "calls print()",
         "uses sys.stdout",
     ]
+
+
+def import_cycles(
+    modules: Iterable[str], imported_by: Callable[[str], Iterable[str]]
+) -> list[list[str]]:
+    """The modules that import each other in a circle: every strongly connected component of
+    more than one module (Tarjan's algorithm, without recursion), each sorted, in sorted order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(modules):
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(sorted(imported_by(root))))]
+        while work:
+            module, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(imported_by(target)))))
+                    break
+                if target in on_stack:
+                    low[module] = min(low[module], index[target])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[module])
+                if low[module] == index[module]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == module:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return sorted(found)
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    graph = grimp.build_graph("hisss", cache_dir=None)
+    assert len(graph.modules) > 100, "the import graph holds too few modules"
+    cycles = import_cycles(graph.modules, graph.find_modules_directly_imported_by)
+    lines = []
+    for component in cycles:
+        lines.append("these modules import each other in a circle: " + ", ".join(component))
+        for importer in component:
+            for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+                if imported in component:
+                    for detail in graph.get_import_details(importer=importer, imported=imported):
+                        lines.append(
+                            f"  {importer} -> {imported} (line {detail['line_number']}: "
+                            f"{detail['line_contents']})"
+                        )
+    assert not cycles, "\n".join(lines)
+
+
+def test_the_cycle_scan_catches_a_cycle() -> None:
+    """A guard against a scan that silently sees nothing: circles of two and three modules, a
+    module importing into a circle without being in it, and a chain without a circle."""
+    imports = {
+        "a": {"b"},
+        "b": {"c"},
+        "c": {"a", "d"},
+        "d": set(),
+        "e": {"a", "f"},
+        "f": {"e"},
+        "g": {"d"},
+    }
+    assert import_cycles(imports, imports.__getitem__) == [["a", "b", "c"], ["e", "f"]]
+    assert import_cycles({"x": {"y"}, "y": set()}, {"x": {"y"}, "y": set()}.__getitem__) == []
 
 
 #: The private members of the core's State: its own business, never touched from outside the core.

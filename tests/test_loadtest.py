@@ -17,13 +17,12 @@ from hisss.cli import app
 from hisss.loadgen.client import Table
 from hisss.loadgen.loadtest import (
     KEYS,
+    Crowd,
     Figures,
     LoadTest,
-    LoadTestError,
-    LocalServer,
     run_loadtest,
-    split_cpus,
 )
+from hisss.loadgen.servers import LoadTestError, LocalServer, split_cpus
 from hisss.record import Seat
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 from support.server_process import ServerProcess
@@ -70,7 +69,7 @@ def test_the_started_server_runs_on_the_cpus_it_is_given(tmp_path: Path) -> None
 
 @pytest.mark.system
 def test_games_are_played_to_the_end_and_new_ones_started() -> None:
-    figures = run_loadtest(2, 4, think=0.0, ramp=0.0, level="easy", seed=3, separate_cpus=False)
+    figures = run_loadtest(2, 4, crowd=Crowd("easy", 0.0, 0.0, 3), separate_cpus=False)
     assert figures.finished >= 2 and figures.games > figures.finished
     assert figures.errors == 0 and figures.lost_actions == 0
     assert figures.server_cpus is None and figures.summary()["server_cpus"] is None
@@ -121,7 +120,7 @@ def test_a_rate_limited_server_is_waited_for_not_counted_as_failing(tmp_path: Pa
         tmp_path,
         args=("--max-connections-per-address", "100"),
     ) as server:
-        figures = run_loadtest(34, 3, url=server.url, think=0.2, ramp=0.5, seed=5)
+        figures = run_loadtest(34, 3, url=server.url, crowd=Crowd(think=0.2, ramp=0.5, seed=5))
     assert figures.throttled >= 4, figures.throttled
     assert figures.games >= 31 and figures.errors == 0 and figures.lost_actions == 0
     # A server the load test did not start: its CPU time is not known.
@@ -144,7 +143,7 @@ def test_a_server_restart_under_load_is_survived_and_the_games_go_on(
 
     def load() -> None:
         try:
-            done.append(run_loadtest(4, 8, url=first.url, think=0.1, ramp=0.5, seed=3))
+            done.append(run_loadtest(4, 8, url=first.url, crowd=Crowd(think=0.1, ramp=0.5, seed=3)))
         except BaseException as exc:
             failed.append(exc)
 

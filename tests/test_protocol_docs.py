@@ -11,7 +11,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from hisss.server import ErrorCode, Settings, create_app
-from hisss.server.session import CLIENT_TYPES, CLOSE_CODES
+from hisss.server.protocol import CLIENT_TYPES
+from hisss.server.session import CLOSE_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")

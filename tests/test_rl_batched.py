@@ -122,7 +122,7 @@ def test_the_batched_kernel_names_the_steps_it_was_compiled_against() -> None:
 
     steps = Path(__file__).resolve().parent.parent / "src" / "hisss" / "kernel" / "steps.py"
     digest = hashlib.sha256(steps.read_bytes()).hexdigest()
-    for name in ("batch.py", "batch_rules.py"):
+    for name in ("batch.py", "batch_rules.py", "batch_observe.py"):
         assert f'STEPS_DIGEST = "{digest}"' in (steps.parent / name).read_text(), (
             f"kernel/steps.py changed: set STEPS_DIGEST in kernel/{name} to its new SHA-256, "
             "so that numba compiles the batched environment afresh"

@@ -148,3 +148,17 @@ def test_maskable_ppo_example_trains_and_evaluates() -> None:
 def test_example_scripts_have_help() -> None:
     for script in ("openspiel_mcts.py", "train_agent.py", "openspiel_cfr.py"):
         assert "usage:" in _run(script, "--help")
+
+
+def test_the_learning_curve_is_drawn(tmp_path: Path) -> None:
+    from hisss.rl.agent import Evaluation, plot_curve  # noqa: PLC0415
+
+    def share(value: float) -> Evaluation:
+        return Evaluation(50, 100, value, value - 0.05, value + 0.05)
+
+    path = tmp_path / "curve.png"
+    checkpoints = [(0, share(0.5)), (10, share(0.55)), (100, share(0.6))]
+    plot_curve(checkpoints, path, final=(100, share(0.62)), reference=("greedy", share(0.7)))
+    assert path.read_bytes().startswith(b"\x89PNG") and path.stat().st_size > 10_000
+    with pytest.raises(ValueError, match="at least one checkpoint"):
+        plot_curve([], tmp_path / "none.png")

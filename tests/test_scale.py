@@ -373,12 +373,14 @@ async def test_a_game_slow_to_catch_up_never_holds_up_news_of_the_others(
 ) -> None:
     one, two = RedisHub(redis.url, heartbeat=0.1), RedisHub(redis.url, heartbeat=0.1)
     heard: list[str] = []
+    carried: dict[str, list[int]] = {"slow": [], "quick": []}
     slow = asyncio.Event()
 
-    async def listener(game_id: str, what: str) -> None:
+    async def listener(game_id: str, what: str, steps: list[dict[str, Any]]) -> None:
         if what != "state":
             return
         heard.append(game_id)
+        carried[game_id] += [step["seq"] for step in steps]
         if game_id == "slow":
             await slow.wait()  # a long read of this game's log
 
@@ -396,8 +398,9 @@ async def test_a_game_slow_to_catch_up_never_holds_up_news_of_the_others(
             )
             # While "slow" is still catching up, news of it piles up and "quick" moves on.
             for version in range(1, 6):
-                await one.publish("slow", {"version": version})
-                await one.publish("quick", {"version": version})
+                step = {"seq": version, "kind": "starter", "card": "M:red-red"}
+                await one.publish("slow", {"version": version}, step)
+                await one.publish("quick", {"version": version}, step)
             await wait_until_async(lambda: heard.count("quick") >= 2, what="news of the quick game")
             assert heard.count("slow") == 1 and two.sizes()["catching"] >= 1
             slow.set()
@@ -408,6 +411,8 @@ async def test_a_game_slow_to_catch_up_never_holds_up_news_of_the_others(
             )
             await asyncio.sleep(0.3)
             assert heard.count("slow") == 2
+            # Every step the news carried reached the listener once, in order.
+            assert carried == {"slow": [1, 2, 3, 4, 5], "quick": [1, 2, 3, 4, 5]}
     finally:
         await one.stop()
         await two.stop()
@@ -483,6 +488,49 @@ async def test_news_from_another_process_reaches_local_subscribers(
         versions = [m["version"] for m in inbox.messages]
         distinct = [v for i, v in enumerate(versions) if i == 0 or versions[i - 1] != v]
         assert distinct == list(range(distinct[0], final + 1)) and distinct[0] <= start + 1
+
+
+async def test_news_carries_the_steps_so_the_other_process_need_not_read_them(
+    shared: tuple[str, str],
+) -> None:
+    database, redis_url = shared
+    async with two_services(database, redis_url) as (one, two):
+        spec = build_spec("classic", {}, "rainbow", [Seat.person("Ala"), Seat.person("Ola")])
+        game_id = (await one.create_game(spec)).game.id
+        inbox = Inbox()
+        await two.find(game_id)
+        two.hub.subscribe(game_id, inbox)
+        await settled(one)
+        hub = two.hub
+        assert isinstance(hub, RedisHub)
+        await wait_until_async(
+            lambda: hub.sizes()["channels"] == 1 and hub.sizes()["catching"] == 0,
+            what="the other process following the game",
+        )
+        reads: list[int] = []
+        actions = two.store.actions
+
+        async def counted(game: str, after: int = 0) -> Any:
+            reads.append(after)
+            return await actions(game, after=after)
+
+        two.store.actions = counted  # type: ignore[method-assign,assignment]
+        for _ in range(6):  # three turns: each seat draws and places, nobody else moves
+            live = await one.find(game_id)
+            seat = live.to_move
+            assert seat is not None
+            if live.state.drawn is None:
+                await one.draw(game_id, seat, live.version)
+            else:
+                await one.play(game_id, seat, live.version, str(live.state.legal_actions()[0]))
+        final = (await one.find(game_id)).version
+        await wait_until_async(
+            lambda: bool(inbox.messages) and inbox.messages[-1]["version"] == final,
+            what=f"version {final} to reach the other process's subscriber",
+        )
+        assert [m["version"] for m in inbox.messages[-6:]] == list(range(final - 5, final + 1))
+        assert reads == []  # each state was made from the step the news carried
+        assert (await two.find(game_id)).state.table == (await one.find(game_id)).state.table
 
 
 async def test_the_local_hub_forgets_games_nobody_follows() -> None:
@@ -572,3 +620,33 @@ def test_the_health_check_asks_the_database(postgres: pg.PostgresServer) -> None
         asyncio.run(admin(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true'))
         answer = client.get("/healthz")
         assert answer.status_code == 200 and answer.json()["ok"] is True
+
+
+# ---------------------------------------------------------------------- hisss loadtest --redis
+
+
+@pytest.mark.system
+def test_the_load_test_spreads_each_games_players_over_two_servers(
+    shared: tuple[str, str],
+) -> None:
+    database, redis_url = shared
+    result = CliRunner().invoke(
+        app,
+        [
+            "loadtest", "--database", database, "--redis", redis_url, "--games", "3",
+            "--seconds", "3", "--ramp", "0.5", "--think", "0.05", "--shared-cpus", "--json",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["servers"] == 2 and figures["actions"] > 10, figures
+    assert figures["errors"] == 0 and figures["lost_actions"] == 0, figures
+    # Every step reached the other player, on the other server, through the shared news.
+    assert 0 < figures["peer_p50_ms"] <= figures["peer_p99_ms"], figures
+
+
+def test_the_load_test_needs_postgresql_for_two_servers() -> None:
+    result = CliRunner().invoke(
+        app, ["loadtest", "--redis", "redis://127.0.0.1:6379", "--games", "1", "--seconds", "1"]
+    )
+    assert result.exit_code == 2 and "needs --database postgresql" in result.output, result.output

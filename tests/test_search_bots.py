@@ -224,17 +224,19 @@ def test_expert_falls_back_when_the_solver_runs_out() -> None:
 
 def test_move_times() -> None:
     out = move_times(ExpectimaxBot(Budget(nodes=200)), games=2, players=3, seed=4)
-    assert out["games"] == 2 and out["players"] == 3
-    assert out["decisions"] == 2 * (RAINBOW.size - 1)
-    assert out["all"]["count"] == out["decisions"]
-    assert 0 < out["choice"]["count"] < out["decisions"]
-    choice = out["choice"]
-    assert choice["median"] <= choice["p90"] <= choice["p99"] <= choice["max"]
+    assert out.games == 2 and out.players == 3
+    assert out.decisions == 2 * (RAINBOW.size - 1)
+    assert out.all.count == out.decisions
+    assert 0 < out.choice.count < out.decisions
+    choice = out.choice
+    assert choice.median is not None and choice.p90 is not None and choice.p99 is not None
+    assert choice.max is not None
+    assert choice.median <= choice.p90 <= choice.p99 <= choice.max
     seated = move_times(
         MctsBot(Budget(nodes=200)), games=3, players=2, seed=1, opponents=[ExpectimaxBot()]
     )
-    assert 0 < seated["decisions"] < 3 * (RAINBOW.size - 1)
-    assert summarise([])["median"] is None
+    assert 0 < seated.decisions < 3 * (RAINBOW.size - 1)
+    assert summarise([]).median is None
     assert percentile([3.0, 1.0, 2.0], 50) == 2.0
     with pytest.raises(ValueError):
         move_times(ExpectimaxBot(), games=0)

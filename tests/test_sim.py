@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,10 +40,21 @@ from hisss.core import (
     parse_card,
 )
 from hisss.record import load_record, replay
-from hisss.sim import GameOutcome, RunningStat, bench, game_seed, play_game, simulate, stat_names
+from hisss.sim import (
+    BenchReport,
+    GameOutcome,
+    RunningStat,
+    SimSpec,
+    SimulationReport,
+    bench,
+    game_seed,
+    play_game,
+    simulate,
+    stat_names,
+)
 from hisss.sim.bench import _random_game, _sample_positions
 from hisss.sim.ratings import wilson_interval
-from hisss.sim.stats import CORE_STATS, interval_of, outcome_figures
+from hisss.sim.stats import CORE_STATS, StatSummary, interval_of, outcome_figures
 
 CLASSIC = PRESETS["classic"]
 PL = PRESETS["pl"]
@@ -348,26 +360,24 @@ def test_trio_enumeration_agrees_with_the_hand_count() -> None:
     assert _exact(TRIO, 2, CLASSIC) == TRIO_EXACT
 
 
-def _assert_close(report: dict[str, object], exact: dict[str, Fraction]) -> None:
+def _assert_close(report: SimulationReport, exact: dict[str, Fraction]) -> None:
     for key, value in exact.items():
-        stat = report[key]
-        assert isinstance(stat, dict)
-        mean, se = stat["mean"], stat["se"]
+        mean, se = report.stats[key].mean, report.stats[key].se
         assert isinstance(mean, float) and isinstance(se, float)
         tolerance = 4.5 * se if se > 0 else 1e-12
         assert abs(mean - float(value)) <= tolerance, (key, mean, se, float(value))
 
 
 def test_simulate_trio_matches_the_hand_count() -> None:
-    report = simulate(4000, 2, 1, CLASSIC, TRIO, make_bots("random", 2))
+    report = simulate(4000, SimSpec(2, 1, CLASSIC, TRIO, tuple(make_bots("random", 2))))
     _assert_close(report, TRIO_EXACT)
-    assert report["turns"] == {"mean": 2.0, "se": 0.0, "ci95": [2.0, 2.0]}
+    assert report.stats["turns"] == StatSummary(2.0, 0.0, (2.0, 2.0))
 
 
 @pytest.mark.parametrize(("players", "rules"), [(2, CLASSIC), (3, PL)])
 def test_simulate_five_cards_matches_enumeration(players: int, rules: Rules) -> None:
     exact = _exact(FIVE, players, rules)
-    report = simulate(4000, players, 2, rules, FIVE, make_bots("random", players))
+    report = simulate(4000, SimSpec(players, 2, rules, FIVE, tuple(make_bots("random", players))))
     _assert_close(report, exact)
 
 
@@ -381,7 +391,10 @@ def test_pl_rules_claim_joined_snakes() -> None:
 
 
 def test_simulate_report_shape() -> None:
-    report = simulate(50, 3, 7, CLASSIC, RAINBOW, make_bots("random", 3))
+    typed = simulate(50, SimSpec(3, 7, CLASSIC, RAINBOW, tuple(make_bots("random", 3))))
+    assert typed.games == 50 and typed.bots == ("random",) * 3 and typed.rules == CLASSIC
+    assert list(typed.stats) == stat_names(3)
+    report: dict[str, Any] = typed.to_dict()  # the JSON object of simulate --json
     assert list(report)[:7] == ["games", "players", "seed", "rules", "deck", "deck_cards", "bots"]
     assert report["games"] == 50 and report["players"] == 3 and report["seed"] == 7
     assert report["rules"] == {"preset": "classic", **CLASSIC.to_mapping()}
@@ -395,6 +408,7 @@ def test_simulate_report_shape() -> None:
         lo, hi = report[key]["ci95"]
         assert lo <= report[key]["mean"] <= hi
         assert isinstance(report[key]["mean"], float) and isinstance(report[key]["se"], float)
+        assert report[key] == typed.stats[key].to_dict()
     for key in ("seat1_cards", "seat2_cards", "seat3_cards", "seat2_win_rate", "seat3_win_rate"):
         assert key in report
     assert 0 <= report["seat1_win_rate"]["mean"] <= 1
@@ -407,7 +421,9 @@ def test_simulate_report_shape() -> None:
 
 
 def test_simulate_plausible_on_rainbow() -> None:
-    report = simulate(300, 2, 0, CLASSIC, RAINBOW, make_bots("random", 2))
+    report: dict[str, Any] = simulate(
+        300, SimSpec(2, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 2)))
+    ).to_dict()
     assert 20 < report["claimed_cards"]["mean"] < 45
     assert 1.2 < report["legal_actions_per_turn"]["mean"] < 3
     assert report["shared_win_share"]["mean"] < 0.1
@@ -416,38 +432,47 @@ def test_simulate_plausible_on_rainbow() -> None:
 
 
 def test_simulate_is_deterministic_and_game_by_game() -> None:
-    bots = make_bots("random", 2)
-    a = simulate(60, 2, 3, CLASSIC, RAINBOW, bots)
-    b = simulate(60, 2, 3, CLASSIC, RAINBOW, make_bots("random", 2))
-    assert json.dumps(a) == json.dumps(b)
-    assert a != simulate(60, 2, 4, CLASSIC, RAINBOW, bots)
+    bots = tuple(make_bots("random", 2))
+    a = simulate(60, SimSpec(2, 3, CLASSIC, RAINBOW, bots))
+    b = simulate(60, SimSpec(2, 3, CLASSIC, RAINBOW, tuple(make_bots("random", 2))))
+    assert a == b and json.dumps(a.to_dict()) == json.dumps(b.to_dict())
+    assert a != simulate(60, SimSpec(2, 4, CLASSIC, RAINBOW, bots))
     # Each game depends only on (seed, number): replaying game k alone gives the same figures.
     stat = RunningStat()
     for k in range(1, 61):
         out = play_game(CLASSIC, RAINBOW, bots, random.Random(game_seed(3, k)))
         stat.add(sum(out.result.cards))
-    assert a["claimed_cards"] == {**stat.to_dict(), "ci95": interval_of("claimed_cards", stat)}
+    assert a.stats["claimed_cards"] == StatSummary(
+        stat.mean, stat.se, interval_of("claimed_cards", stat)
+    )
 
 
 def test_simulate_one_bot_for_every_seat() -> None:
-    one = simulate(20, 3, 0, CLASSIC, RAINBOW, [RandomBot()])
-    three = simulate(20, 3, 0, CLASSIC, RAINBOW, make_bots("random", 3))
+    one = simulate(20, SimSpec(3, 0, CLASSIC, RAINBOW, (RandomBot(),)))
+    three = simulate(20, SimSpec(3, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 3))))
     assert one == three
 
 
 def test_simulate_progress() -> None:
     calls: list[tuple[int, int]] = []
-    simulate(5, 2, 0, CLASSIC, RAINBOW, [RandomBot()], progress=lambda d, t: calls.append((d, t)))
+    simulate(
+        5,
+        SimSpec(2, 0, CLASSIC, RAINBOW, (RandomBot(),)),
+        progress=lambda d, t: calls.append((d, t)),
+    )
     assert calls == [(k, 5) for k in range(1, 6)]
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: simulate(0, 2, 0, CLASSIC, RAINBOW, [RandomBot()]), "at least 1"),
-        (lambda: simulate(5, 1, 0, CLASSIC, RAINBOW, [RandomBot()]), "1 player"),
-        (lambda: simulate(5, 3, 0, CLASSIC, RAINBOW, make_bots("random", 2)), "2 bots"),
-        (lambda: simulate(5, 2, "x", CLASSIC, RAINBOW, [RandomBot()]), "seed"),  # type: ignore[arg-type]
+        (lambda: simulate(0, SimSpec(2, 0, CLASSIC, RAINBOW, (RandomBot(),))), "at least 1"),
+        (lambda: simulate(5, SimSpec(1, 0, CLASSIC, RAINBOW, (RandomBot(),))), "1 player"),
+        (
+            lambda: simulate(5, SimSpec(3, 0, CLASSIC, RAINBOW, tuple(make_bots("random", 2)))),
+            "2 bots",
+        ),
+        (lambda: simulate(5, SimSpec(2, "x", CLASSIC, RAINBOW, (RandomBot(),))), "seed"),  # type: ignore[arg-type]
     ],
 )
 def test_simulate_rejects_bad_arguments(call: Callable[[], object], message: str) -> None:
@@ -456,7 +481,9 @@ def test_simulate_rejects_bad_arguments(call: Callable[[], object], message: str
 
 
 def test_simulate_one_card_deck_has_no_turns() -> None:
-    report = simulate(3, 2, 0, CLASSIC, _deck("one", "H:red"), [RandomBot()])
+    report: dict[str, Any] = simulate(
+        3, SimSpec(2, 0, CLASSIC, _deck("one", "H:red"), (RandomBot(),))
+    ).to_dict()
     assert report["turns"] == {"mean": 0.0, "se": 0.0, "ci95": [0.0, 0.0]}
     assert report["legal_actions_per_turn"] == {"mean": None, "se": None, "ci95": None}
     assert report["max_legal_actions"] == {"mean": None, "se": None, "ci95": None}
@@ -467,14 +494,16 @@ def test_simulate_one_card_deck_has_no_turns() -> None:
 
 
 def test_simulate_single_game_has_no_standard_error() -> None:
-    report = simulate(1, 2, 0, CLASSIC, RAINBOW, [RandomBot()])
-    assert report["claimed_cards"]["se"] is None
-    assert report["claimed_cards"]["mean"] is not None
+    report = simulate(1, SimSpec(2, 0, CLASSIC, RAINBOW, (RandomBot(),)))
+    assert report.stats["claimed_cards"].se is None
+    assert report.stats["claimed_cards"].mean is not None
 
 
 def test_simulate_record_dir(tmp_path: Path) -> None:
     out_dir = tmp_path / "records" / "run"
-    report = simulate(4, 2, 5, CLASSIC, TRIO, [RandomBot()], record_dir=out_dir, snapshots=True)
+    report = simulate(
+        4, SimSpec(2, 5, CLASSIC, TRIO, (RandomBot(),), record_dir=str(out_dir), snapshots=True)
+    )
     files = sorted(p.name for p in out_dir.iterdir())
     assert files == [f"game-00000{k}.json" for k in range(1, 5)]
     claimed = []
@@ -483,7 +512,7 @@ def test_simulate_record_dir(tmp_path: Path) -> None:
         assert record.seed == game_seed(5, k)
         assert all(turn.table is not None for turn in record.turns)
         claimed.append(sum(replay(record).result().cards))
-    assert report["claimed_cards"]["mean"] == statistics.fmean(claimed)
+    assert report.stats["claimed_cards"].mean == statistics.fmean(claimed)
 
 
 # ---------------------------------------------------------------------- running statistics
@@ -535,7 +564,9 @@ def test_running_stat_small_counts() -> None:
 
 
 def test_bench_reports_figures() -> None:
-    figures = bench(seconds=0.05)
+    typed = bench(seconds=0.05)
+    assert typed.rules == CLASSIC and typed.games > 0
+    figures: dict[str, Any] = typed.to_dict()  # the JSON object of bench --json
     for key in (
         "games_per_second",
         "turns_per_second",
@@ -554,7 +585,7 @@ def test_bench_reports_figures() -> None:
 
 
 def test_bench_other_settings_and_bad_players() -> None:
-    assert bench(seconds=0.02, players=4, rules=PL, deck=TRIO)["games_per_second"] > 0
+    assert bench(seconds=0.02, players=4, rules=PL, deck=TRIO).games_per_second > 0
     with pytest.raises(ConfigError):
         bench(seconds=0.02, players=9)
 
@@ -572,8 +603,9 @@ def _within(seconds: float, call: Callable[[], object]) -> object:
 
 @pytest.mark.parametrize("cards", [("H:red",), ("M:red-orange",), ("H:red", "T:orange")])
 def test_bench_tiny_decks_end(cards: tuple[str, ...]) -> None:
-    figures = _within(15, lambda: bench(seconds=0.02, deck=_deck("tiny", *cards)))
-    assert isinstance(figures, dict)
+    report = _within(15, lambda: bench(seconds=0.02, deck=_deck("tiny", *cards)))
+    assert isinstance(report, BenchReport)
+    figures: dict[str, Any] = report.to_dict()
     assert figures["games"] > 0 and figures["turns"] == figures["games"] * (len(cards) - 1)
     json.dumps(figures, allow_nan=False)
     operations = ("us_per_legal_actions", "us_per_copy", "us_per_push", "us_per_undo")

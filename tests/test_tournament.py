@@ -8,6 +8,7 @@ it about 95% of the time where the naive interval would not.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -37,6 +38,7 @@ from hisss.core import Result as GameResult
 from hisss.sim import TournamentGame, summarize, tournament
 from hisss.sim.ratings import (
     Z95,
+    PairScore,
     clustered_interval,
     openskill_ratings,
     wilson_interval,
@@ -106,19 +108,21 @@ def test_entry_labels_number_repeated_names() -> None:
 
 
 def test_same_bot_twice_plays_as_two_entries() -> None:
-    out = tournament(["random", "random", "random"], 12, 2, 0, CLASSIC, RAINBOW)
-    assert list(out["bots"]) == ["random#1", "random#2", "random#3"]
-    assert sum(b["games"] for b in out["bots"].values()) == 2 * 12
-    assert set(out["head_to_head"]["random#2"]) == {"random#1", "random#3"}
+    out = tournament(12, TournamentSpec(("random", "random", "random"), 2, 0, CLASSIC, RAINBOW))
+    assert list(out.bots) == ["random#1", "random#2", "random#3"]
+    assert sum(b.games for b in out.bots.values()) == 2 * 12
+    assert set(out.head_to_head["random#2"]) == {"random#1", "random#3"}
 
 
 def test_mirror_rounds_games_up_to_whole_deals() -> None:
-    out = tournament(["random", "random"], 5, 2, 0, CLASSIC, RAINBOW, mirror=True)
-    assert (out["games"], out["deals"]) == (6, 3)
-    out = tournament(["random", "random", "random"], 7, 3, 0, CLASSIC, RAINBOW, mirror=True)
-    assert (out["games"], out["deals"]) == (9, 3)
-    out = tournament(["random", "random"], 5, 2, 0, CLASSIC, RAINBOW)
-    assert (out["games"], out["deals"]) == (5, 5)
+    out = tournament(5, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW, mirror=True))
+    assert (out.games, out.deals) == (6, 3)
+    out = tournament(
+        7, TournamentSpec(("random", "random", "random"), 3, 0, CLASSIC, RAINBOW, mirror=True)
+    )
+    assert (out.games, out.deals) == (9, 3)
+    out = tournament(5, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW))
+    assert (out.games, out.deals) == (5, 5)
 
 
 def test_mirrored_deal_uses_one_card_order_for_every_rotation(
@@ -144,22 +148,14 @@ def test_mirrored_deal_uses_one_card_order_for_every_rotation(
 
 @pytest.mark.system
 def test_same_seed_same_report_whatever_the_workers() -> None:
-    args: dict[str, Any] = {
-        "bots": ["random", "random", "random"],
-        "games": 45,
-        "players": 2,
-        "seed": 11,
-        "rules": CLASSIC,
-        "deck": RAINBOW,
-        "mirror": True,
-    }
-    one = tournament(**args, workers=1)
-    two = tournament(**args, workers=2)
-    three = tournament(**args, workers=3)
-    assert json.dumps(one) == json.dumps(two) == json.dumps(three)
-    assert one["games"] == 46
-    other = tournament(**{**args, "seed": 12}, workers=1)
-    assert json.dumps(other) != json.dumps(one)
+    spec = TournamentSpec(("random", "random", "random"), 2, 11, CLASSIC, RAINBOW, mirror=True)
+    one = tournament(45, spec, workers=1)
+    two = tournament(45, spec, workers=2)
+    three = tournament(45, spec, workers=3)
+    assert json.dumps(one.to_dict()) == json.dumps(two.to_dict()) == json.dumps(three.to_dict())
+    assert one.games == 46
+    other = tournament(45, dataclasses.replace(spec, seed=12), workers=1)
+    assert json.dumps(other.to_dict()) != json.dumps(one.to_dict())
 
 
 @pytest.mark.system
@@ -209,8 +205,10 @@ def test_one_bots_randomness_never_shifts_anothers(monkeypatch: pytest.MonkeyPat
     runs = []
     for opponent in ("hungry", "still"):
         _Probe.drawn = []
-        out = tournament(["probe", opponent], 6, 2, 9, CLASSIC, RAINBOW, mirror=True)
-        assert out["bots"]["probe"]["games"] == 6
+        out = tournament(
+            6, TournamentSpec(("probe", opponent), 2, 9, CLASSIC, RAINBOW, mirror=True)
+        )
+        assert out.bots["probe"].games == 6
         runs.append(list(_Probe.drawn))
     # Both opponents play the same moves, so the probe sees the same positions; only the
     # opponent's use of randomness differs, and it must not move the probe's numbers.
@@ -227,13 +225,14 @@ def test_forced_seat_on_a_tiny_deck_gives_exact_mirrored_win_rates(
     # (a shared win). Bots without randomness play every rotation of a deal alike; mirrored, each
     # bot is second once per deal, so its win rate is exactly 1/2.
     monkeypatch.setitem(bots_module._FACTORIES, "still", _Still)
-    out = tournament(["still", "still"], 60, 2, 0, CLASSIC, TRIO, mirror=True)
-    assert list(out["bots"]) == ["still#1", "still#2"]
-    for row in out["bots"].values():
-        assert row["games"] == 60 and row["win_rate"] == 0.5
-        lo, hi = row["ci95"]
+    out = tournament(60, TournamentSpec(("still", "still"), 2, 0, CLASSIC, TRIO, mirror=True))
+    assert list(out.bots) == ["still#1", "still#2"]
+    for row in out.bots.values():
+        assert row.games == 60 and row.win_rate == 0.5
+        assert row.ci95 is not None
+        lo, hi = row.ci95
         assert lo < 0.5 < hi
-    assert out["head_to_head"]["still#1"]["still#2"]["score"] == 0.5
+    assert out.head_to_head["still#1"]["still#2"].score == 0.5
     spec = TournamentSpec(("random", "random"), 2, 0, CLASSIC, TRIO, mirror=True)
     for number in range(1, 31):
         for game in play_deal(spec, number):
@@ -242,16 +241,16 @@ def test_forced_seat_on_a_tiny_deck_gives_exact_mirrored_win_rates(
 
 def test_forced_three_player_mirror_win_rate_is_a_third(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(bots_module._FACTORIES, "still", _Still)
-    out = tournament(["still"] * 3, 30, 3, 1, CLASSIC, TRIO, mirror=True)
-    for row in out["bots"].values():
-        assert row["win_rate"] == round(1 / 3, 6)
+    out = tournament(30, TournamentSpec(("still",) * 3, 3, 1, CLASSIC, TRIO, mirror=True))
+    for row in out.bots.values():
+        assert row.win_rate == round(1 / 3, 6)
 
 
 def test_all_shared_wins_count_as_fractions() -> None:
-    out = tournament(["random", "random"], 10, 2, 0, CLASSIC, DUO)
-    for row in out["bots"].values():
-        assert row["win_rate"] == 0.5 and row["mean_cards"] == 0.0
-        assert row["rating"] == 25.0  # every game a tie between equals: no rating change
+    out = tournament(10, TournamentSpec(("random", "random"), 2, 0, CLASSIC, DUO))
+    for row in out.bots.values():
+        assert row.win_rate == 0.5 and row.mean_cards == 0.0
+        assert row.rating == 25.0  # every game a tie between equals: no rating change
 
 
 # ---------------------------------------------------------------------- statistics
@@ -267,26 +266,27 @@ def test_summarize_hand_made_games() -> None:
         _game(5, (2, 1, 0), (8, 3, 3), (0, 1, 1)),  # c wins, a and b equal second
     ]
     out = summarize(names, games)
-    a, b, c = (out["bots"][n] for n in names)
-    assert (a["games"], b["games"], c["games"]) == (4, 4, 4)
-    assert a["win_rate"] == float(Fraction(1 + 0 + Fraction(1, 2) + 0, 4))
-    assert b["win_rate"] == float(Fraction(0 + Fraction(1, 2) + Fraction(1, 2) + 0, 4))
-    assert c["win_rate"] == float(Fraction(Fraction(1, 2) + 1 + 0 + 1, 4))
-    assert a["mean_cards"] == (10 + 1 + 5 + 3) / 4
-    assert c["mean_cards"] == (6 + 9 + 2 + 8) / 4
-    h2h = out["head_to_head"]
+    a, b, c = (out.bots[n] for n in names)
+    assert (a.games, b.games, c.games) == (4, 4, 4)
+    assert a.win_rate == float(Fraction(1 + 0 + Fraction(1, 2) + 0, 4))
+    assert b.win_rate == float(Fraction(0 + Fraction(1, 2) + Fraction(1, 2) + 0, 4))
+    assert c.win_rate == float(Fraction(Fraction(1, 2) + 1 + 0 + 1, 4))
+    assert a.mean_cards == (10 + 1 + 5 + 3) / 4
+    assert c.mean_cards == (6 + 9 + 2 + 8) / 4
+    h2h = out.head_to_head
     # a against b: games 1 (win), 4 (equal), 5 (equal); a against c: games 3, 4, 5.
-    assert h2h["a"]["b"] == {"games": 3, "score": round(2 / 3, 6), "ci95": h2h["a"]["b"]["ci95"]}
-    assert h2h["b"]["a"]["score"] == round(1 / 3, 6)
-    assert h2h["a"]["c"]["games"] == 3 and h2h["a"]["c"]["score"] == round(1 / 3, 6)
+    assert h2h["a"]["b"] == PairScore(3, round(2 / 3, 6), h2h["a"]["b"].ci95)
+    assert h2h["b"]["a"].score == round(1 / 3, 6)
+    assert h2h["a"]["c"].games == 3 and h2h["a"]["c"].score == round(1 / 3, 6)
     # c against b: game 2 (equal), game 4 (b above c), game 5 (c above b).
-    assert h2h["c"]["b"]["games"] == 3 and h2h["c"]["b"]["score"] == 0.5
+    assert h2h["c"]["b"].games == 3 and h2h["c"]["b"].score == 0.5
     for x in names:
         for y in names:
             if x != y:
                 pair, back = h2h[x][y], h2h[y][x]
-                assert pair["games"] == back["games"]
-                assert pair["score"] + back["score"] == pytest.approx(1.0)
+                assert pair.games == back.games
+                assert pair.score is not None and back.score is not None
+                assert pair.score + back.score == pytest.approx(1.0)
 
 
 def test_summarize_takes_games_in_deal_order() -> None:
@@ -302,10 +302,10 @@ def test_summarize_takes_games_in_deal_order() -> None:
 
 def test_summarize_bot_without_games_has_no_figures() -> None:
     out = summarize(["a", "b", "c"], [_game(1, (0, 1), (2, 1), (0, 1))])
-    c = out["bots"]["c"]
-    assert c["games"] == 0 and c["win_rate"] is None and c["ci95"] is None
-    assert c["mean_cards"] is None and c["rating"] == 25.0
-    assert out["head_to_head"]["a"]["c"] == {"games": 0, "score": None, "ci95": None}
+    c = out.bots["c"]
+    assert c.games == 0 and c.win_rate is None and c.ci95 is None
+    assert c.mean_cards is None and c.rating == 25.0
+    assert out.head_to_head["a"]["c"] == PairScore(games=0, score=None, ci95=None)
 
 
 @pytest.mark.parametrize(
@@ -424,7 +424,11 @@ def test_placements_share_first_place_among_winners() -> None:
 
 
 def test_report_shape() -> None:
-    out = tournament(["random", "random", "random"], 30, 3, 2, CLASSIC, RAINBOW, mirror=True)
+    typed = tournament(
+        30, TournamentSpec(("random", "random", "random"), 3, 2, CLASSIC, RAINBOW, mirror=True)
+    )
+    assert typed.games == 30 and typed.rules == CLASSIC and typed.bots["random#1"].games == 30
+    out: dict[str, Any] = typed.to_dict()  # the JSON object of tournament --json
     for key in ("games", "deals", "players", "seed", "mirror", "rules", "deck", "rating_model"):
         assert key in out
     assert (out["games"], out["deals"], out["players"], out["mirror"]) == (30, 10, 3, True)
@@ -444,23 +448,24 @@ def test_report_shape() -> None:
         for cell in row.values():
             assert set(cell) == {"games", "score", "ci95"} and cell["games"] == 30
     json.dumps(out)  # plain JSON data
+    assert out["bots"]["random#1"] == typed.bots["random#1"].to_dict()
 
 
 def test_tournament_rejects_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ConfigError, match="unknown bot 'genius'"):
-        tournament(["random", "genius"], 4, 2, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "genius"), 2, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="at least 2 bots"):
-        tournament(["random"], 4, 2, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random",), 2, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="2 bots for 3 players"):
-        tournament(["random", "random"], 4, 3, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "random"), 3, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="games"):
-        tournament(["random", "random"], 0, 2, 0, CLASSIC, RAINBOW)
+        tournament(0, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="workers"):
-        tournament(["random", "random"], 4, 2, 0, CLASSIC, RAINBOW, workers=0)
+        tournament(4, TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW), workers=0)
     with pytest.raises(ConfigError, match="players"):
-        tournament(["random", "random"], 4, 1, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "random"), 1, 0, CLASSIC, RAINBOW))
     with pytest.raises(ConfigError, match="seed"):
-        tournament(["random", "random"], 4, 2, True, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("random", "random"), 2, True, CLASSIC, RAINBOW))
 
 
 class _Cheat(Bot):
@@ -475,31 +480,22 @@ class _Cheat(Bot):
 def test_an_illegal_bot_action_names_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(bots_module._FACTORIES, "cheat", _Cheat)
     with pytest.raises(HisssError, match=r"^deal 1: illegal action"):
-        tournament(["cheat", "random"], 4, 2, 0, CLASSIC, RAINBOW)
+        tournament(4, TournamentSpec(("cheat", "random"), 2, 0, CLASSIC, RAINBOW))
 
 
 @pytest.mark.system
 def test_tournament_progress_reaches_the_total() -> None:
     seen: list[tuple[int, int]] = []
     tournament(
-        ["random", "random"],
         10,
-        2,
-        0,
-        CLASSIC,
-        RAINBOW,
-        mirror=True,
+        TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW, mirror=True),
         progress=lambda d, t: seen.append((d, t)),
     )
     assert seen[-1] == (10, 10) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     seen.clear()
     tournament(
-        ["random", "random"],
         40,
-        2,
-        0,
-        CLASSIC,
-        RAINBOW,
+        TournamentSpec(("random", "random"), 2, 0, CLASSIC, RAINBOW),
         workers=2,
         progress=lambda d, t: seen.append((d, t)),
     )

@@ -28,6 +28,7 @@ from support.tui import (
     person_step,
     person_turn,
     play_to_end,
+    played,
     screen_text,
     status_text,
 )
@@ -56,8 +57,8 @@ async def test_person_against_bots_on_the_rainbow_deck(tmp_path: Path) -> None:
         assert isinstance(app.focused, FanView)
         await play_to_end(pilot, app, down=1)
         assert app.match.is_over() and app.match.game.deck.name == "rainbow"
-        assert len(app.match.turns) == 49
-        assert sum(1 for t in app.match.turns if t.player == 0) == 17
+        assert len(played(app.match)) == 49
+        assert sum(1 for t in played(app.match) if t.player == 0) == 17
         text = screen_text(app)
         assert "Game over" in text
         result = app.match.game.state.result()
@@ -92,7 +93,7 @@ async def test_hot_seat_with_keys_and_clicks() -> None:
                 await pilot.press("enter")
             turn += 1
         assert turn == MINI.size - 1
-        assert {t.player for t in app.match.turns} == {0, 1}
+        assert {t.player for t in played(app.match)} == {0, 1}
         _same_as_replay(app)
 
 
@@ -102,14 +103,14 @@ async def test_bots_alone_play_a_demo_to_the_end() -> None:
         await wait_until_async(
             lambda: isinstance(app.screen, EndScreen), what="the end screen", pause=pilot.pause
         )
-        assert app.match.is_demo() and len(app.match.turns) == QUICK.size - 1
+        assert app.match.is_demo() and len(played(app.match)) == QUICK.size - 1
         assert app.names == ["Bot 1 (easy)", "Bot 2 (medium)", "Bot 3 (hard)", "Bot 4 (gentle)"]
         _same_as_replay(app)
     # The greeting, shown while the bots wait before their first move.
     waiting = make_app("bot:easy,bot:medium", seed=5, deck=QUICK, delay=PATIENCE)
     async with waiting.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert not waiting.match.turns and "A game of bots" in status_text(waiting)
+        assert not played(waiting.match) and "A game of bots" in status_text(waiting)
 
 
 async def test_bots_wait_their_delay() -> None:
@@ -121,7 +122,7 @@ async def test_bots_wait_their_delay() -> None:
         await pilot.press("h")
         assert status_text(app) == "Hints are for your own turn."
         await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
-        assert len(app.match.turns) == 2
+        assert len(played(app.match)) == 2
 
 
 @pytest.mark.slow
@@ -139,7 +140,7 @@ async def test_save_load_and_finish(tmp_path: Path) -> None:
         await pilot.press("enter")
         assert not isinstance(first.screen, SaveScreen)
         assert status_text(first) == f"Saved turn {first.match.game.state.turns + 1} to {path}."
-        saved_turns = len(first.match.turns)
+        saved_turns = len(played(first.match))
         await play_to_end(pilot, first)
     record = load_record(path)
     assert record.result is None and len(record.turns) == saved_turns
@@ -199,11 +200,11 @@ async def test_placements_are_marked_and_chosen_on_the_table() -> None:
         target = next(i for i, a in enumerate(legal) if spot.end in a.ends)
         await pilot.click(TableView, offset=(spot.start, spot.line))
         assert options.highlighted == target
-        turns = len(app.match.turns)
+        turns = len(played(app.match))
         spot = next(s for s in table.hotspots() if s.end == spot.end)
         await pilot.click(TableView, offset=(spot.start, spot.line))
-        assert len(app.match.turns) == turns + 1
-        assert app.match.turns[-1].action == legal[target]
+        assert len(played(app.match)) == turns + 1
+        assert played(app.match)[-1].action == legal[target]
         assert LEGAL_MARK not in screen_text(app)  # no card waits now
 
 
@@ -289,7 +290,7 @@ async def test_hint_highlights_what_the_expert_would_play() -> None:
         options = app.query_one("#actions", OptionList)
         assert app._actions[options.highlighted or 0] == hint
         await pilot.press("enter")
-        assert [t.action for t in app.match.turns if t.player == 0][-1] == hint
+        assert [t.action for t in played(app.match) if t.player == 0][-1] == hint
 
 
 async def test_a_hint_while_the_expert_gets_ready_says_it_is_a_quick_one(
@@ -297,7 +298,6 @@ async def test_a_hint_while_the_expert_gets_ready_says_it_is_a_quick_one(
 ) -> None:
     # The expert answers with careful's placement until its compiled code is ready: the hint
     # must not claim to be the expert's.
-    monkeypatch.setattr("hisss.tui.app.is_warming", lambda: True)
     monkeypatch.setattr("hisss.bots.expert.is_warming", lambda: True)
     app = make_app("Ala,bot:medium", seed=9)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -321,10 +321,10 @@ async def test_undo_against_bots() -> None:
         first = app.match.game.state.drawn
         await pilot.press("enter")
         await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
-        assert len(app.match.turns) == 3
+        assert len(played(app.match)) == 3
         await pilot.press("u")
         assert status_text(app) == "Took back the last move of Ala."
-        assert app.match.game.state.drawn == first and not app.match.turns
+        assert app.match.game.state.drawn == first and not played(app.match)
         assert app.phase() == "place" and isinstance(app.focused, OptionList)
 
 
@@ -333,7 +333,7 @@ async def test_undo_refused_in_hot_seat() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter", "u")
         assert status_text(app) == "Undo works only when every other player is a bot."
-        assert len(app.match.turns) == 1
+        assert len(played(app.match)) == 1
 
 
 async def test_undo_from_the_end_screen_and_play_again() -> None:
@@ -346,7 +346,7 @@ async def test_undo_from_the_end_screen_and_play_again() -> None:
         await play_to_end(pilot, app)
         await pilot.press("n")
         assert not isinstance(app.screen, EndScreen)
-        assert app.match.game.seed == 7 and len(app.match.turns) == 0
+        assert app.match.game.seed == 7 and len(played(app.match)) == 0
         assert app.phase() == "pick"
 
 
@@ -567,5 +567,5 @@ async def test_a_polish_saved_game_loads_in_english(tmp_path: Path) -> None:
         await pilot.press("enter", "enter", "s", "enter")
         assert status_text(app) == f"Zapisano grę (tura 3) w pliku {path}."
     match = Match.from_record(load_record(path))
-    assert match.turns[0].action == app.match.turns[0].action
-    assert parse_action(str(match.turns[0].action)) == app.match.turns[0].action
+    assert played(match)[0].action == played(app.match)[0].action
+    assert parse_action(str(played(match)[0].action)) == played(app.match)[0].action

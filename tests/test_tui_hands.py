@@ -24,7 +24,7 @@ from hisss.tui.saving import autosave_path
 from hisss.tui.screens import EndScreen, PassScreen, rules_text
 from hisss.tui.widgets import PlayersView
 from hisss.tui.words import describe_action, setup_names
-from support.tui import log_text, make_app, person_turn, screen_text, status_text
+from support.tui import log_text, make_app, person_turn, played, screen_text, status_text
 from support.waiting import wait_until_async
 
 HANDS = Rules(hand_size=3)
@@ -115,7 +115,7 @@ async def test_a_whole_hand_game_against_bots_at_80x24(tmp_path: Path) -> None:
             assert name in mine[-1]
             if turns == 3:
                 app.save_screenshot("hand-80x24.svg", str(tmp_path))
-        assert app.match.is_over() and len(app.match.turns) == RAINBOW.size - 1
+        assert app.match.is_over() and len(played(app.match)) == RAINBOW.size - 1
         assert isinstance(app.screen, EndScreen)
         await pilot.press("q")
     assert app.return_code == 0 and turns >= 10
@@ -152,7 +152,7 @@ async def test_people_at_one_keyboard_see_their_hand_only_once_they_hold_it() ->
             assert f"Hand of {app.names[seat]}" in text
             assert f"Hand of {app.names[1 - seat]}" not in text
             await _play_hand_turn(pilot, app, passes % 2, passes)
-        assert len(app.match.turns) == RAINBOW.size - 1 and passes == RAINBOW.size - 1
+        assert len(played(app.match)) == RAINBOW.size - 1 and passes == RAINBOW.size - 1
         await pilot.press("q")
 
 
@@ -259,14 +259,14 @@ async def test_a_hand_game_is_saved_kept_and_goes_on(tmp_path: Path) -> None:
         assert record.rules.hand_size == 3
         again = Match.from_record(record)
         assert _hands(again).hands == hands and again.person_to_move()
-        assert again.turns == app.match.turns
+        assert played(again) == played(app.match)
     loaded = HisssApp(Match.from_record(load_record(kept)), app.catalog, delay=0, loaded=True)
     async with loaded.run_test(size=(80, 24)) as pilot:
         await person_turn(pilot, loaded)
         assert loaded.shown_hand(0) == sorted(hands[0], key=by_colour)
         await _play_hand_turn(pilot, loaded, 0, 0)
         await person_turn(pilot, loaded)
-        assert len(loaded.match.turns) == len(app.match.turns) + 2
+        assert len(played(loaded.match)) == len(played(app.match)) + 2
         await pilot.press("q")
 
 

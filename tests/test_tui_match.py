@@ -19,6 +19,7 @@ from hisss.record import (
 )
 from hisss.record.deckfile import resolve_deck
 from hisss.tui.match import Match, parse_players
+from support.tui import played
 
 QUICK = resolve_deck("docs/decks/quick.json")
 
@@ -101,7 +102,7 @@ def test_each_placement_reports_the_snake_it_claimed() -> None:
         )
         placed = match.place(action)
         assert (placed.seat, placed.action) == (seat, action)
-        assert placed.card == match.turns[-1].card == match.game.cards[-1]
+        assert placed.card == played(match)[-1].card == match.game.cards[-1]
         if placed.claimed is None:
             assert match.game.state.pits == pits
         else:
@@ -118,7 +119,7 @@ def test_undo_goes_back_to_the_persons_drawn_card() -> None:
     _bots_to_person(match)
     card = match.draw()
     before = match.game.state.copy()
-    turns = list(match.turns)
+    turns = list(played(match))
     match.place(match.game.state.legal_actions()[-1])
     assert match.undo_block() == "undo.wait"
     _bots_to_person(match)
@@ -126,7 +127,7 @@ def test_undo_goes_back_to_the_persons_drawn_card() -> None:
     match.undo()
     # Back to just after Ala's second draw: the same card waits, the bots' moves are gone.
     assert match.game.state.drawn == card
-    assert match.turns == turns
+    assert played(match) == turns
     assert (match.game.state.table, match.game.state.pits, match.game.state.remaining) == (
         before.table,
         before.pits,
@@ -182,7 +183,7 @@ def test_a_saved_game_goes_on_with_the_same_cards(tmp_path: object) -> None:
     text = record.to_json()
     loaded = Match.from_record(GameRecord.from_json(text))
     assert loaded.game.order == match.game.order
-    assert loaded.game.seats == match.game.seats and loaded.turns == match.turns
+    assert loaded.game.seats == match.game.seats and played(loaded) == played(match)
     assert loaded.game.state.drawn == match.game.state.drawn
     assert (
         loaded.game.state.table == match.game.state.table

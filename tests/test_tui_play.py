@@ -18,6 +18,7 @@ from hisss.i18n import explain_result, get_catalog, symbol, symbol_path
 from hisss.record import load_record, save_record
 from hisss.record.deckfile import resolve_deck
 from hisss.tui import HisssApp, Match, parse_players
+from hisss.tui.app import CLAIM_SECONDS
 from hisss.tui.dialogs import QuitScreen, SaveScreen
 from hisss.tui.render import CHOSEN_MARK, LEGAL_MARK
 from hisss.tui.saving import autosave_path
@@ -29,12 +30,16 @@ from support.tui import (
     person_step,
     person_turn,
     play_to_end,
+    played,
     screen_text,
     status_text,
 )
 from support.waiting import wait_until_async
 
 MINI = resolve_deck("docs/decks/mini.toml")
+#: Seconds in which bots that pause 0.01 s before each move would have moved, were they not
+#: waiting, even after a claim (to show that they wait, a test must let that time pass).
+BOTS_WOULD_MOVE = CLAIM_SECONDS + 0.5
 
 
 def _coloured_cells(texts: list[Text]) -> int:
@@ -119,9 +124,9 @@ async def test_arrows_and_enter_work_wherever_the_focus_is() -> None:
             assert _focused(app) is options
             await pilot.press("down")
             assert options.highlighted == min(1, options.option_count - 1)
-            turns = len(app.match.turns)
+            turns = len(played(app.match))
             await pilot.press("enter")
-            assert len(app.match.turns) == turns + 1 and app.phase() == "pick"
+            assert len(played(app.match)) == turns + 1 and app.phase() == "pick"
         # A click elsewhere does not take the keys away either.
         await pilot.click("#log")
         await pilot.press("enter")
@@ -337,21 +342,22 @@ async def test_a_save_asks_before_replacing_a_file_and_the_bots_wait(tmp_path: P
     path.write_text("my notes\n")
     app = make_app("bot:easy,bot:medium", seed=71, deck=MINI, delay=0.01, save_path=str(path))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until_async(lambda: len(app.match.turns) >= 3, what="moves", pause=pilot.pause)
+        await wait_until_async(lambda: len(played(app.match)) >= 3, what="moves", pause=pilot.pause)
         await pilot.press("s")
         assert isinstance(app.screen, SaveScreen)
-        await wait_until_async(lambda: app.bots_waiting, what="the bots wait", pause=pilot.pause)
-        turns = len(app.match.turns)
+        turns = len(played(app.match))
+        await pilot.pause(BOTS_WOULD_MOVE)
+        assert len(played(app.match)) == turns  # the bots wait behind the dialog
         await pilot.press("enter")
         assert path.read_text() == "my notes\n"
         assert "exists already: press Enter again to replace it" in _flat(app)
-        assert len(app.match.turns) == turns
+        assert len(played(app.match)) == turns
         await pilot.press("enter")
         assert not isinstance(app.screen, SaveScreen)
         assert status_text(app) == f"Saved turn {turns + 1} to {path}."
         assert len(load_record(path).turns) == turns
         await wait_until_async(
-            lambda: len(app.match.turns) > turns, what="the bots go on", pause=pilot.pause
+            lambda: len(played(app.match)) > turns, what="the bots go on", pause=pilot.pause
         )
         # Another name needs no confirmation; changing the name asks again for an existing one.
         await pilot.press("s")
@@ -370,10 +376,10 @@ async def test_a_terminal_too_small_says_so_and_the_bots_wait() -> None:
         await pilot.pause()
         assert "The window is too small to play: it is 50\N{MULTIPLICATION SIGN}15" in _flat(app)
         assert not app.query_one("#game").display
-        await wait_until_async(lambda: app.bots_waiting, what="the bots wait", pause=pilot.pause)
-        assert not app.match.turns
+        await pilot.pause(BOTS_WOULD_MOVE)
+        assert not played(app.match)  # the bots wait for the terminal to grow
         await pilot.resize_terminal(80, 24)
-        await wait_until_async(lambda: app.match.turns, what="a bot's move", pause=pilot.pause)
+        await wait_until_async(lambda: played(app.match), what="a bot's move", pause=pilot.pause)
         assert app.query_one("#game").display and "too small" not in screen_text(app)
 
 
@@ -448,7 +454,7 @@ async def test_a_whole_game_of_five(size: tuple[int, int], tmp_path: Path) -> No
                 assert all(line.rstrip() == line.rstrip()[: size[0]] for line in text.split("\n"))
                 assert app.query_one(OptionList).region.height >= 3
             await person_step(pilot, app, down=placed % 3)
-        assert app.match.is_over() and len(app.match.turns) == 49
+        assert app.match.is_over() and len(played(app.match)) == 49
         text = _flat(app)
         assert "Ala: place" in text and "Ola: place" in text
         app.save_screenshot(f"five-{size[0]}x{size[1]}.svg", str(tmp_path))
@@ -469,7 +475,7 @@ async def test_at_80_by_24_each_move_takes_one_line_and_nothing_is_cut(language:
         await wait_until_async(lambda: app.phase() == "hand", what="Ala's turn", pause=pilot.pause)
         await pilot.press("enter")
         await wait_until_async(
-            lambda: app.phase() == "hand" and len(app.match.turns) >= 5,
+            lambda: app.phase() == "hand" and len(played(app.match)) >= 5,
             what="a round of moves",
             pause=pilot.pause,
         )

@@ -343,7 +343,6 @@ def test_a_hint_while_the_expert_gets_ready_is_marked_quick(
 ) -> None:
     # The server makes the expert's compiled code ready as it starts; meanwhile the expert answers
     # with careful's placement at once, and the answer says it is a quick one.
-    monkeypatch.setattr("hisss.server.service.is_warming", lambda: True)
     monkeypatch.setattr("hisss.bots.expert.is_warming", lambda: True)
     client = make_client(rate_per_second=1000.0, rate_burst=1000)
     game = new_game(client, ALA, BOT)

@@ -14,10 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from hisss.bots import levels_for
 from hisss.core import RAINBOW, HandState, Rules
 from hisss.record import Game, GameRecord, Seat
 from hisss.server.errors import ProtocolError
-from hisss.server.hands import PRIVATE, for_seats, hand_fields, levels_for
+from hisss.server.hands import PRIVATE, for_seats, hand_fields
 from hisss.server.replays import check_record, step
 from hisss.server.setup import build_spec
 from support.web import ALA, BOT, OLEK, expect, receive
@@ -75,7 +76,7 @@ def test_a_state_keeps_the_hands_of_the_connections_seats_alone() -> None:
     game = Game(Rules(hand_size=3), RAINBOW, [Seat.person("A"), Seat.person("B")], seed=4)
     while game.state.is_chance_node():
         game.draw()
-    message = {"type": "state", **hand_fields(game, True)}
+    message = {"type": "state", **hand_fields(game, playing=True)}
     mover = game.to_move
     assert mover is not None
     other = 1 - mover
@@ -134,42 +135,7 @@ def test_no_message_of_a_whole_game_shows_another_seats_hidden_card(client: Test
         partial = client.get(f"/api/games/{game['code']}/record", params={"partial": True})
         assert partial.status_code == 409 and "token" in partial.json()["error"]["message"]
         listeners = {"ala": (ala, 1), "olek": (olek, 2), "spectator": (spectator, None)}
-        acted: dict[int, int] = {}
-        done: set[str] = set()
-        deadline = time.monotonic() + 120
-        while len(done) < len(listeners):
-            assert time.monotonic() < deadline, "the game did not end in two minutes"
-            for name, (ws, seat) in listeners.items():
-                if name in done:
-                    continue
-                try:  # each connection in turn: one with nothing to read waits its next turn
-                    state = receive(ws, timeout=0.05)
-                except TimeoutError:
-                    continue
-                heard[name].append(state)
-                if state["type"] != "state":
-                    continue
-                if state["phase"] == "over":
-                    done.add(name)
-                    continue
-                if seat is None or state["to_move"] != seat or state["phase"] != "place":
-                    continue
-                if acted.get(seat) == state["version"]:
-                    continue
-                acted[seat] = state["version"]
-                assert state["legal"] and all("@" in a for a in state["legal"])
-                assert all(a.split("@")[0] in state["hands"][seat - 1] for a in state["legal"])
-                ws.send_json(
-                    {"type": "play", "version": state["version"], "action": state["legal"][-1]}
-                )
-                if seat == 1 and "record" not in heard:
-                    mine = client.get(
-                        f"/api/games/{game['code']}/record",
-                        params={"partial": True},
-                        headers={"Authorization": f"Bearer {tokens[0]}"},
-                    )
-                    assert mine.status_code == 200, mine.text
-                    heard["record"] = [mine.json()]
+        _play_out(client, game, tokens[0], listeners, heard)
     record = GameRecord.from_json(client.get(f"/api/games/{game['code']}/record").text)
     assert record.result is not None and None not in record.cards
     own = {"ala": {0}, "olek": {1}, "spectator": set(), "record": {0}}
@@ -178,41 +144,100 @@ def test_no_message_of_a_whole_game_shows_another_seats_hidden_card(client: Test
         for message in messages:
             assert PRIVATE not in message
             if "cards" in message:  # the record so far, asked by seat 1
-                assert message["cards"][0] == str(record.cards[0])
-                for card, hand in zip(message["cards"][1:10], [0, 1, 2] * 3, strict=True):
-                    assert (card in (None, "?")) is (hand != 0), message["cards"]
-                for shown_card, real in zip(message["cards"], record.cards, strict=False):
-                    assert shown_card in (None, "?", str(real))
-                continue
-            if message.get("type") != "state":
-                continue
-            version = message["version"]
-            past = _state_at(record, version)
-            if message["phase"] == "over":
-                continue  # every hand is empty
-            for seat, hand in enumerate(message["hands"]):
-                if seat in own[name]:
-                    assert hand == [str(c) for c in past.view(seat).hand]
-                else:
-                    assert hand is None
-            assert message["hand_sizes"] == list(past.view(0).hand_sizes)
-            # Every card named outside the seat's own fields is public: the starter or a card
-            # already played (a copy of a hidden card may be among them, never the hidden one
-            # alone).
-            public = {str(record.cards[0])} | {str(p.card) for p in past.placements}
-            shown = {k: v for k, v in message.items() if k not in ("hands", "legal", "claims")}
-            assert set(cards_in(shown)) <= public, (name, version)
-            for seat in range(3):
-                if seat in own[name]:
-                    continue
-                hands = past.state
-                assert isinstance(hands, HandState)
-                secret = {str(c) for c in hands.hands[seat]} - public
-                assert not secret & set(cards_in(shown)), (name, version, seat)
-            held = {str(c) for seat in own[name] for c in past.view(seat).hand}
-            assert set(cards_in([message["legal"], message["claims"]])) <= held
-            checked += 1
+                _check_partial_record(message, record)
+            elif message.get("type") == "state" and message["phase"] != "over":
+                _check_state_hides_hands(message, record, own[name], name)
+                checked += 1
     assert checked > 100
+
+
+def _play_out(
+    client: TestClient,
+    game: dict[str, Any],
+    token: str,
+    listeners: dict[str, tuple[Any, int | None]],
+    heard: dict[str, list[dict[str, Any]]],
+) -> None:
+    """Play the game to its end through the listeners' connections (the seats play their last
+    legal action), keeping every message each one hears; once, seat 1 (``token``) asks for its
+    record so far, kept as ``heard["record"]``."""
+    acted: dict[int, int] = {}
+    done: set[str] = set()
+    deadline = time.monotonic() + 120
+    while len(done) < len(listeners):
+        assert time.monotonic() < deadline, "the game did not end in two minutes"
+        for name, (ws, seat) in listeners.items():
+            if name in done:
+                continue
+            try:  # each connection in turn: one with nothing to read waits its next turn
+                state = receive(ws, timeout=0.05)
+            except TimeoutError:
+                continue
+            heard[name].append(state)
+            if state["type"] == "state" and state["phase"] == "over":
+                done.add(name)
+                continue
+            if (
+                state["type"] != "state"
+                or seat is None
+                or state["to_move"] != seat
+                or state["phase"] != "place"
+                or acted.get(seat) == state["version"]
+            ):
+                continue
+            acted[seat] = state["version"]
+            assert state["legal"] and all("@" in a for a in state["legal"])
+            assert all(a.split("@")[0] in state["hands"][seat - 1] for a in state["legal"])
+            ws.send_json(
+                {"type": "play", "version": state["version"], "action": state["legal"][-1]}
+            )
+            if seat == 1 and "record" not in heard:
+                mine = client.get(
+                    f"/api/games/{game['code']}/record",
+                    params={"partial": True},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                assert mine.status_code == 200, mine.text
+                heard["record"] = [mine.json()]
+
+
+def _check_partial_record(message: dict[str, Any], record: GameRecord) -> None:
+    """Seat 1's record so far shows the starter, its own cards and the cards played only."""
+    assert message["cards"][0] == str(record.cards[0])
+    for card, hand in zip(message["cards"][1:10], [0, 1, 2] * 3, strict=True):
+        assert (card in (None, "?")) is (hand != 0), message["cards"]
+    for shown_card, real in zip(message["cards"], record.cards, strict=False):
+        assert shown_card in (None, "?", str(real))
+
+
+def _check_state_hides_hands(
+    message: dict[str, Any], record: GameRecord, own: set[int], name: str
+) -> None:
+    """A state before the end shows the hands of the seats ``own`` only, and names no other
+    card that is not public."""
+    version = message["version"]
+    past = _state_at(record, version)
+    for seat, hand in enumerate(message["hands"]):
+        if seat in own:
+            assert hand == [str(c) for c in past.view(seat).hand]
+        else:
+            assert hand is None
+    assert message["hand_sizes"] == list(past.view(0).hand_sizes)
+    # Every card named outside the seat's own fields is public: the starter or a card
+    # already played (a copy of a hidden card may be among them, never the hidden one
+    # alone).
+    public = {str(record.cards[0])} | {str(p.card) for p in past.placements}
+    shown = {k: v for k, v in message.items() if k not in ("hands", "legal", "claims")}
+    assert set(cards_in(shown)) <= public, (name, version)
+    for seat in range(3):
+        if seat in own:
+            continue
+        hands = past.state
+        assert isinstance(hands, HandState)
+        secret = {str(c) for c in hands.hands[seat]} - public
+        assert not secret & set(cards_in(shown)), (name, version, seat)
+    held = {str(c) for seat in own for c in past.view(seat).hand}
+    assert set(cards_in([message["legal"], message["claims"]])) <= held
 
 
 def test_a_partial_record_shows_the_askers_hand_alone(client: TestClient) -> None:

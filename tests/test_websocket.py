@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hisss.server import GameService, Settings
+from hisss.server.protocol import CLIENT_TYPES
 from hisss.server.session import (
-    CLIENT_TYPES,
     CLOSE_AUTH_FAILED,
     CLOSE_HELLO_TIMEOUT,
     CLOSE_UNKNOWN_GAME,
     MAX_OUTBOX,
-    Phase,
+    ConnectionState,
     Session,
 )
 from hisss.server.setup import token_hash
@@ -268,17 +268,18 @@ def test_no_hello_in_time_or_too_many_bad_tokens_close(make_client: Client) -> N
         assert info.value.code == CLOSE_AUTH_FAILED
 
 
-def phase_of(session: Session) -> Phase:
-    return session.phase
+def connection_of(session: Session) -> ConnectionState:
+    return session.connection
 
 
 def test_a_client_that_reads_too_slowly_is_dropped() -> None:
     session = Session(cast(WebSocket, None), cast(GameService, None), Settings(database="x"))
     for number in range(MAX_OUTBOX):
         session.deliver({"type": "state", "version": number})
-    assert phase_of(session) is Phase.HELLO
+    assert connection_of(session) is ConnectionState.HELLO
     session.deliver({"type": "state", "version": MAX_OUTBOX})
-    assert phase_of(session) is Phase.CLOSED and session.outbox.qsize() == MAX_OUTBOX + 1
+    assert connection_of(session) is ConnectionState.CLOSED
+    assert session.outbox.qsize() == MAX_OUTBOX + 1
     session.deliver({"type": "state"})
     assert session.outbox.qsize() == MAX_OUTBOX + 1
     # Answers to the client's own messages (a pong, an error) count too: a client that sends
@@ -286,7 +287,8 @@ def test_a_client_that_reads_too_slowly_is_dropped() -> None:
     session = Session(cast(WebSocket, None), cast(GameService, None), Settings(database="x"))
     for number in range(MAX_OUTBOX + 10):
         session.send({"type": "pong", "data": number})
-    assert phase_of(session) is Phase.CLOSED and session.outbox.qsize() == MAX_OUTBOX + 1
+    assert connection_of(session) is ConnectionState.CLOSED
+    assert session.outbox.qsize() == MAX_OUTBOX + 1
 
 
 _JSON = st.recursive(

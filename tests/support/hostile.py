@@ -336,30 +336,38 @@ async def _nonreaders(port: int, path: str, count: int, hold: float, out: Figure
         writer.close()
 
 
+async def _seat_link(url: str, token: str) -> Any:
+    """A connection that said hello for the seat of ``token``, or ``None`` after five tries (in
+    a crowd, a new connection may be turned away)."""
+    for _attempt in range(5):
+        try:
+            ws = await connect(url, open_timeout=10, max_size=None, local_addr=(_address(5), 0))
+        except (OSError, TimeoutError, InvalidHandshake):
+            await asyncio.sleep(0.5)
+            continue
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        return ws
+    return None
+
+
+async def _draw_to_place(ws: Any) -> None:
+    """The seat of ``ws`` draws, so that it has a card to place and may ask for hints."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if message["type"] == "state" and message["phase"] == "draw":
+            await ws.send(json.dumps({"type": "draw", "version": message["version"]}))
+        if message["type"] == "state" and message["phase"] == "place":
+            break
+
+
 async def _hint_flood(port: int, game: dict[str, Any], seconds: float, out: Figures) -> None:
     token = game["seats"][0]["token"]
     url = f"ws://127.0.0.1:{port}{game['websocket']}"
-    links = []
-    for _ in range(10):
-        for _attempt in range(5):  # in a crowd, a new connection may be turned away
-            try:
-                ws = await connect(url, open_timeout=10, max_size=None, local_addr=(_address(5), 0))
-            except (OSError, TimeoutError, InvalidHandshake):
-                await asyncio.sleep(0.5)
-                continue
-            await ws.send(json.dumps({"type": "hello", "token": token}))
-            links.append(ws)
-            break
+    links = [ws for _ in range(10) if (ws := await _seat_link(url, token)) is not None]
     if not links:
         out.game_error = "the hint flood could not connect"
         return
-    first = links[0]
-    while True:  # seat 1 draws, so that it has a card to place and may ask for hints
-        message = json.loads(await asyncio.wait_for(first.recv(), 10))
-        if message["type"] == "state" and message["phase"] == "draw":
-            await first.send(json.dumps({"type": "draw", "version": message["version"]}))
-        if message["type"] == "state" and message["phase"] == "place":
-            break
+    await _draw_to_place(links[0])
 
     async def flood(ws: Any) -> None:
         end = time.monotonic() + seconds

@@ -151,21 +151,29 @@ def placements(rows: Sequence[Row], card: str) -> dict[frozenset[Touch], Outcome
                 if is_snake(made):
                     touch = (i, end, side if p.kind == "M" else "")
                     found[frozenset([touch])] = Outcome(frozenset([touch]), made, frozenset([i]))
-    if card[0] != "M":
-        return found
-    for i, a in enumerate(rows):
-        for j, b in enumerate(rows):
-            if i == j:
-                continue
-            for e in open_ends(a):
-                for f in open_ends(b):
-                    for p in lies:
-                        first = a if e == "R" else turned(a)
-                        second = b if f == "L" else turned(b)
-                        made = (*first, p, *second)
-                        if is_snake(made):
-                            key = frozenset([(i, e, p.left), (j, f, p.right)])
-                            found[key] = Outcome(key, made, frozenset([i, j]))
+    if card[0] == "M":
+        for i, a in enumerate(rows):
+            for j, b in enumerate(rows):
+                if i != j:
+                    found.update(_joins(i, a, j, b, lies))
+    return found
+
+
+def _joins(
+    i: int, a: Row, j: int, b: Row, lies: Sequence[Placed]
+) -> dict[frozenset[Touch], Outcome]:
+    """Every join of snake ``i`` (``a``) to snake ``j`` (``b``) through a mid-section lying one
+    of the ways ``lies``, side ``left`` onto ``a``."""
+    found: dict[frozenset[Touch], Outcome] = {}
+    for e in open_ends(a):
+        for f in open_ends(b):
+            for p in lies:
+                first = a if e == "R" else turned(a)
+                second = b if f == "L" else turned(b)
+                made = (*first, p, *second)
+                if is_snake(made):
+                    key = frozenset([(i, e, p.left), (j, f, p.right)])
+                    found[key] = Outcome(key, made, frozenset([i, j]))
     return found
 
 

@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from hisss.core import RAINBOW, Deck, Rules
 from hisss.i18n import get_catalog
+from hisss.record import Turn
 from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.screens import EndScreen
 from support.waiting import wait_until_async
@@ -36,6 +37,11 @@ def make_app(
         colour_blind=colour_blind,
         save_path=save_path,
     )
+
+
+def played(match: Match) -> list[Turn]:
+    """The turns played so far in ``match``, as its record holds them."""
+    return list(match.game.record().turns)
 
 
 def screen_text(app: HisssApp) -> str:

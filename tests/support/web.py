@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from hisss.server import GameService
+from hisss.server.protocol import SERVER_MESSAGES
 from support.waiting import wait_until, wait_until_async
 
 #: Seat specifications of the API.
@@ -57,6 +58,8 @@ def receive(ws: WebSocketTestSession, timeout: float = 10) -> dict[str, Any]:
     message = ws.portal.call(get)
     ws._raise_on_close(message)
     data: dict[str, Any] = json.loads(message["text"])
+    # Every message the server sends is one of the protocol's (hisss.server.protocol).
+    SERVER_MESSAGES.validate_python(data)
     return data
 
 

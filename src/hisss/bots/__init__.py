@@ -27,7 +27,7 @@ from hisss.bots.base import Bot, Budget
 from hisss.bots.careful import CarefulBot
 from hisss.bots.gentle import GentleBot
 from hisss.bots.greedy import CasualBot, GreedyBot
-from hisss.bots.levels import LEVEL_NAMES, LEVELS, make_level
+from hisss.bots.levels import LEVEL_NAMES, LEVELS, bot_plays, check_level, levels_for, make_level
 from hisss.bots.random_bot import RandomBot
 from hisss.bots.registry import BOT_NAMES, make_named, unknown_bot
 from hisss.core import ConfigError
@@ -76,6 +76,9 @@ __all__ = [
     "GentleBot",
     "GreedyBot",
     "RandomBot",
+    "bot_plays",
+    "check_level",
+    "levels_for",
     "make_bot",
     "make_bots",
     "make_level",

@@ -8,8 +8,8 @@ of the remaining cards is not in the state at all). A bot may search by copying 
 it found it. All randomness comes from the ``rng`` it is given, so a seeded game is reproducible.
 
 In the hand variant a bot is asked :meth:`Bot.choose_from_hand` with its seat's view instead, which
-holds only what the seat may know; the bots that play it are those of
-:data:`hisss.bots.hand.HAND_POLICIES`.
+holds only what the seat may know; a bot that plays it says how in its class's
+:attr:`Bot.hand_policy` (:data:`hisss.bots.hand.HAND_POLICIES` lists them by name).
 
 A bot that searches gets a :class:`Budget`: a number of nodes (deterministic: the same position and
 seed give the same move on any machine) and/or a time limit in seconds (for interactive play; the
@@ -21,9 +21,15 @@ from __future__ import annotations
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
-from hisss.core import Action, ConfigError, HandState, IllegalActionError, SeatView, State
+from hisss.core import Action, ConfigError, IllegalActionError, Rules, SeatView, State, seen_by
+
+#: How a bot plays the hand variant: a seat's view, a random generator and a time limit in seconds
+#: (or ``None``) to one of the view's legal plays.
+HandPolicy = Callable[[SeatView, random.Random, float | None], Action]
 
 
 def legal_choices(state: State) -> list[Action]:
@@ -32,6 +38,24 @@ def legal_choices(state: State) -> list[Action]:
     if not legal:
         raise IllegalActionError("a choice", state.describe(), "no card is waiting to be placed")
     return legal
+
+
+def pick(options: list[Action], rng: random.Random) -> Action:
+    """One of ``options`` uniformly at random; a single option consumes no randomness."""
+    return options[0] if len(options) == 1 else options[rng.randrange(len(options))]
+
+
+def hand_bot_names() -> list[str]:
+    """The names of the bots that play the hand variant (a :attr:`Bot.hand_policy`), among the bot
+    classes defined so far, each class before its subclasses."""
+    names: list[str] = []
+    classes = list(reversed(Bot.__subclasses__()))
+    while classes:
+        cls = classes.pop()
+        if cls.hand_policy is not None and cls.name not in names:
+            names.append(cls.name)
+        classes.extend(reversed(cls.__subclasses__()))
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +119,9 @@ class Bot(ABC):
     name: str = "bot"
     #: The default budget of bots of this class.
     default_budget: Budget = Budget()
+    #: What the bot plays in the hand variant, given its budget's time limit (``None``: the bot
+    #: does not play the variant).
+    hand_policy: ClassVar[HandPolicy | None] = None
 
     def __init__(self, budget: Budget | None = None) -> None:
         self.budget = budget if budget is not None else self.default_budget
@@ -116,23 +143,29 @@ class Bot(ABC):
         """The bot's choice for the seat to move in ``state``: :meth:`choose` in the classic
         game; in the hand variant :meth:`choose_from_hand` with that seat's view, so the bot sees
         only what the seat may know."""
-        if isinstance(state, HandState):
-            return self.choose_from_hand(state.view(state.to_move), rng)
+        if state.hand_sizes:  # the seats hold cards: the bot knows only its seat's view
+            view = seen_by(state, state.to_move)
+            assert isinstance(view, SeatView)
+            return self.choose_from_hand(view, rng)
         return self.choose(state, rng)
+
+    @classmethod
+    def plays(cls, rules: Rules) -> bool:
+        """Whether bots of this class play a game with ``rules``: every bot plays the classic
+        game; the hand variant, those with a :attr:`hand_policy`."""
+        return rules.seats_draw or cls.hand_policy is not None
 
     def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
         """The hand variant: return one of ``view.legal_actions()``, knowing only ``view``.
 
-        Raises :class:`~hisss.core.ConfigError` for a bot that does not play the variant.
+        The bot's :attr:`hand_policy`, with its budget's time limit. Raises
+        :class:`~hisss.core.ConfigError` for a bot that does not play the variant.
         """
-        # hisss.bots.hand builds on the classic bots, which import this module.
-        from hisss.bots.hand import HAND_POLICIES  # noqa: PLC0415
-
-        policy = HAND_POLICIES.get(self.name)
+        policy = type(self).hand_policy
         if policy is None:
             raise ConfigError(
                 f"bot {self.name!r} does not play the hand variant "
-                f"(bots that do: {', '.join(HAND_POLICIES)})"
+                f"(bots that do: {', '.join(hand_bot_names())})"
             )
         return policy(view, rng, self.budget.seconds)
 

@@ -26,9 +26,13 @@ taking the snake). Points the lookahead counts:
 * A forced move consumes no randomness.
 
 It looks at one draw only: what the next player does when the card drawn takes nothing, and the
-bot's own next draw, are not counted. Measured over 10,000 mirrored 2-player deals (20,000 games,
-classic rules, rainbow deck) it beat ``greedy`` 52.2% of the time (95% interval 51.6% to 52.8%),
-at about 45 microseconds per decision with a choice.
+bot's own next draw, are not counted. How often it beats ``greedy``, and how long it thinks, are
+measured in ``docs/strategy.md``.
+
+In the hand variant (:func:`careful_play`) each play is worth its own claim minus the expected best
+claim of the next seat on the table it leaves, over that seat's hand. A hidden hand is ``h`` cards
+dealt at random from the cards this seat has not seen (``h`` the hand's size), and the expectation
+of its best card is exact (:func:`expected_best`, hypergeometric); a hand seen by all is known.
 
 >>> import random
 >>> from hisss.core import new_game, parse_card
@@ -49,11 +53,13 @@ at about 45 microseconds per decision with a choice.
 from __future__ import annotations
 
 import random
+from math import comb
+from typing import ClassVar
 
-from hisss.bots.base import Bot, legal_choices
+from hisss.bots.base import Bot, HandPolicy, legal_choices, pick
 from hisss.bots.features import claim_of, claim_profile, expected_claim, remaining_weights
 from hisss.bots.greedy import greedy_candidates
-from hisss.core import Action, JoinClaim, Scoring, State
+from hisss.core import Action, JoinClaim, Scoring, SeatView, State
 
 #: Under ``snakes`` scoring, the value of taking one snake (its cards are added as a tie-break).
 SNAKE_VALUE = 1000
@@ -123,10 +129,79 @@ def careful_candidates(state: State, legal: list[Action]) -> list[Action]:
     return [a for a, v in zip(legal, values, strict=True) if v == best]
 
 
+def expected_best(values: list[int], weights: list[tuple[int, int]], size: int) -> float:
+    """The expected largest ``values[code]`` over a hand of ``size`` cards dealt at random from
+    the cards ``weights`` lists (``(code, copies)``), exactly.
+
+    >>> expected_best([0, 3, 5], [(0, 2), (1, 1), (2, 1)], 1)   # (0 + 0 + 3 + 5) / 4
+    2.0
+    """
+    total = sum(n for _, n in weights)
+    size = min(size, total)
+    if not size:
+        return 0.0
+    hands = comb(total, size)
+    levels = sorted({values[code] for code, _ in weights if values[code]}, reverse=True)
+    out = 0.0
+    for i, level in enumerate(levels):
+        # P(best >= level): one minus the chance that the hand holds no card worth that much.
+        at_least = sum(n for code, n in weights if values[code] >= level)
+        chance = 1 - comb(total - at_least, size) / hands
+        lower = levels[i + 1] if i + 1 < len(levels) else 0
+        out += (level - lower) * chance
+    return out
+
+
+def careful_values(view: SeatView) -> list[tuple[Action, float]]:
+    """The hand variant: every legal play with its value, own claim minus the next seat's
+    expected best claim (see the module docstring)."""
+    state = view.known()
+    seat = view.seat
+    nxt = (seat + 1) % view.players
+    while nxt != seat and not view.hand_sizes[nxt]:
+        nxt = (nxt + 1) % view.players
+    always = view.rules.join_claim is JoinClaim.ALWAYS
+    plain = view.rules.scoring in (Scoring.CARDS, Scoring.LONGEST)
+    shown = view.hands[nxt]
+    weights = [(card.code, n) for card, n in view.unseen]
+    out: list[tuple[Action, float]] = []
+    for action in view.legal_actions():
+        own = claim_of(state, action)
+        if not plain:
+            own = claim_value(state, seat, own)
+        state.push(action)
+        try:
+            over = state.is_terminal()
+            profile = claim_profile(state.table, always)
+            if not plain:
+                profile = [claim_value(state, nxt, n) for n in profile]
+        finally:
+            state.undo()
+        if over or nxt == seat:
+            gift = 0.0
+        elif shown is not None:
+            gift = float(max((profile[c.code] for c in shown), default=0))
+        else:
+            gift = expected_best(profile, weights, view.hand_sizes[nxt])
+        out.append((action, own - gift))
+    return out
+
+
+def careful_play(view: SeatView, rng: random.Random, seconds: float | None = None) -> Action:
+    """The hand variant: the play of greatest value (:func:`careful_values`), ties at random."""
+    legal = view.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    values = careful_values(view)
+    best = max(v for _, v in values)
+    return pick([a for a, v in values if v >= best - 1e-9], rng)
+
+
 class CarefulBot(Bot):
     """Greedy with a one-draw lookahead: own claim minus the expected gift to the next player."""
 
     name = "careful"
+    hand_policy: ClassVar[HandPolicy | None] = careful_play
 
     def choose(self, state: State, rng: random.Random) -> Action:
         """The action of greatest lookahead value (see the module docstring), ties at random."""
@@ -139,6 +214,9 @@ __all__ = [
     "WIN_VALUE",
     "CarefulBot",
     "careful_candidates",
+    "careful_play",
+    "careful_values",
     "claim_value",
+    "expected_best",
     "lookahead_values",
 ]

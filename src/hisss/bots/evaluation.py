@@ -41,14 +41,9 @@ Let ``X`` be the seat that draws next and ``R`` the number of cards left. For ev
 
 The weights are ``w_now = 0.8`` and ``w_race = 0.6`` (:data:`DEFAULT_WEIGHTS`). A waiting
 snake does not stay as it is (other cards extend it, change its colour, or take its completing
-card elsewhere), so both are below one. A least-squares fit of the final margin (for the seat to
-draw) on the two features, over 72,000 positions of 1,500 two-player games between one-draw
-lookahead players on the rainbow deck, gives 0.50 and 0.42 (the race weight is larger early in
-the game, about 1.2 with 25 or more cards left, and smaller late, about 0.3 with fewer than 10).
-In play the choice hardly matters: with a one-draw search, weights (0, 0), (0.5, 0.42) and
-(0.8, 0.6) each scored 52.6% against ``greedy`` over the same 3,000 mirrored deals, while the race
-term alone, without the immediate term, scored 1 point less. The margin at the end of the game
-is exact: at a terminal position the value is the final score.
+card elsewhere), so both are below one; how they were fitted and how little the choice matters
+in play is in ``docs/strategy.md``. The margin at the end of the game is exact: at a terminal
+position the value is the final score.
 """
 
 from __future__ import annotations
@@ -136,9 +131,21 @@ def best_claims(state: State, counts: list[int]) -> list[int]:
     their open ends, a wild neck matching any colour.
     """
     best = [0] * len(counts)
-    always = state.rules.join_claim is JoinClaim.ALWAYS
-    # Open ends by colour slot: (snake index, has head, has tail, length).
-    ends: list[list[tuple[int, bool, bool, int]]] = [[] for _ in range(7)]
+    ends, head_ready, tail_ready = _open_ends(state)
+    _cap_claims(best, counts, head_ready, tail_ready)
+    _join_claims(best, counts, ends, state.rules.join_claim is JoinClaim.ALWAYS)
+    return best
+
+
+#: The open ends of the table by colour slot (0-5, 6 for a wild neck): (snake index, has
+#: head, has tail, length) of each snake with an open end of that colour.
+_Ends = list[list[tuple[int, bool, bool, int]]]
+
+
+def _open_ends(state: State) -> tuple[_Ends, list[int], list[int]]:
+    """The table's open ends by colour slot, and by colour the longest snake with a head that
+    waits for a tail and the longest with a tail that waits for a head (0: none)."""
+    ends: _Ends = [[] for _ in range(7)]
     head_ready = [0] * 6  # the longest snake with a head waiting for a tail of each colour
     tail_ready = [0] * 6
     for i, s in enumerate(state.table):
@@ -159,6 +166,13 @@ def best_claims(state: State, counts: list[int]) -> list[int]:
         elif t and n > 1:
             c = _COLOUR_INDEX[left]  # type: ignore[index]
             tail_ready[c] = max(tail_ready[c], n)
+    return ends, head_ready, tail_ready
+
+
+def _cap_claims(
+    best: list[int], counts: list[int], head_ready: list[int], tail_ready: list[int]
+) -> None:
+    """Set in ``best`` the claims of the caps left: a tail or head that completes a snake."""
     for c in range(6):
         if head_ready[c] and counts[TAIL_CODE[c]]:
             best[TAIL_CODE[c]] = head_ready[c] + 1
@@ -170,6 +184,11 @@ def best_claims(state: State, counts: list[int]) -> list[int]:
     if counts[HEAD_CODE[6]]:
         m = max(tail_ready)
         best[HEAD_CODE[6]] = m + 1 if m else 0
+
+
+def _join_claims(best: list[int], counts: list[int], ends: _Ends, always: bool) -> None:
+    """Set in ``best`` the claims of the mid-sections left: the longest join of two snakes
+    through each (``always``: any two snakes, else one with a head and one with a tail)."""
     wild = ends[_WILD_INDEX]
     for code, a, b in MIDS:
         if not counts[code]:
@@ -190,7 +209,6 @@ def best_claims(state: State, counts: list[int]) -> list[int]:
                 ):
                     top = n1 + n2 + 1
         best[code] = top
-    return best
 
 
 class Evaluator:
@@ -233,6 +251,17 @@ class Evaluator:
         else:
             now = sum(b * n for b, n in zip(best, counts, strict=True)) / left
         vals[x] += w.now * now
+        self._add_races(vals, state, counts, left, snakes_scoring)
+        return vals
+
+    def _add_races(
+        self, vals: list[float], state: State, counts: list[int], left: int, snakes_scoring: bool
+    ) -> None:
+        """Add to ``vals`` the race term: every snake waiting for its head or tail, shared out by
+        the seats' chances to draw a card that completes it first (``left`` cards remain)."""
+        players = state.players
+        x = state.to_move
+        w = self.weights
         fair = 1.0 / players
         wild_tails = counts[TAIL_CODE[6]]
         wild_heads = counts[HEAD_CODE[6]]
@@ -253,7 +282,6 @@ class Evaluator:
             shares = race_shares(left, k, players)
             for off in range(players):
                 vals[(x + off) % players] += w.race * size * (shares[off] - fair)
-        return vals
 
 
 def margin_of(values: list[float], seat: int) -> float:

@@ -33,8 +33,8 @@ time budget it depends on the machine's speed. The root placements are ordered b
 iteration's values. Exact ties at the root are broken with the bot's seeded ``rng``.
 
 No transposition table: two lines of a two-draw search meet only when two placements of the same
-card leave equivalent tables, and every leaf is a cheap evaluation (about 13 microseconds), so
-look-ups would not pay for themselves; the exact endgame solver, whose subtrees are whole
+card leave equivalent tables, and every leaf is a cheap evaluation (``docs/strategy.md`` has its
+cost), so look-ups would not pay for themselves; the exact endgame solver, whose subtrees are whole
 endgames, does keep one (:mod:`hisss.bots.endgame`).
 """
 

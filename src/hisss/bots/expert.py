@@ -36,6 +36,8 @@ The depth of 1 and the solver's 7 cards make a lean expert: a second draw of sea
 solver from 9 cards think about twenty times longer for no strength that mirrored measures can
 show (docs/strategy.md has the figures).
 
+In the hand variant it plays :func:`~hisss.bots.hand_expert.expert_play`, a search of its own.
+
 The rollouts are counted, not timed, and draw their deals from the bot's generator, so the
 expert's moves are deterministic for a seed on any machine (tournaments rely on it). The search's
 budgets are node counts too; a time limit in its :class:`~hisss.bots.base.Budget` (the ``expert``
@@ -49,13 +51,14 @@ import importlib
 import math
 import random
 import time
-from typing import Any
+from typing import Any, ClassVar
 
-from hisss.bots.base import Bot, Budget, legal_choices
+from hisss.bots.base import Bot, Budget, HandPolicy, legal_choices
 from hisss.bots.careful import careful_candidates
 from hisss.bots.endgame import EndgameSolver
 from hisss.bots.evaluation import DEFAULT_EVALUATOR, Evaluator
 from hisss.bots.expectimax import BudgetSpentError, pick_best, search_values
+from hisss.bots.hand_expert import expert_play
 from hisss.core import Action, ConfigError, State
 from hisss.kernel.warming import is_warming
 
@@ -90,6 +93,7 @@ class ExpertBot(Bot):
 
     name = "expert"
     default_budget = Budget(nodes=6000)
+    hand_policy: ClassVar[HandPolicy | None] = expert_play
 
     def __init__(
         self,
@@ -191,4 +195,11 @@ class ExpertBot(Bot):
         return pick_best(tied, margins, rng)
 
 
-__all__ = ["ExpertBot"]
+def answers_quickly(state: State) -> bool:
+    """True when the expert's move in ``state`` is careful's quick one because the compiled
+    rollouts are still being made ready in the background (:func:`hisss.kernel.warming.is_warming`);
+    the hand variant's expert plays without compiled code, so never there."""
+    return is_warming() and not state.hand_sizes
+
+
+__all__ = ["ExpertBot", "answers_quickly"]

@@ -114,29 +114,40 @@ def best_claim(state: State, card: Card) -> int:
 
 def best_claim_on(table: tuple[Snake, ...], card: Card, join_always: bool = False) -> int:
     """:func:`best_claim` for a bare table; ``join_always`` is the ``pl`` rule."""
-    best = 0
     if card.kind is not _MID:
-        colour = card.a
-        if card.kind is _HEAD:
-            for s in table:
-                cards = s.cards
-                # a tail and no head, and a mid-section at the open (left) end
-                if (
-                    cards[-1].kind is _TAIL
-                    and cards[0].kind is _MID
-                    and (colour is None or s.path[0] is colour)
-                ):
-                    best = max(best, len(cards) + 1)
-        else:
-            for s in table:
-                cards = s.cards
-                if (
-                    cards[0].kind is _HEAD
-                    and cards[-1].kind is _MID
-                    and (colour is None or s.path[-1] is colour)
-                ):
-                    best = max(best, len(cards) + 1)
-        return best
+        return _cap_claim_on(table, card)
+    return _join_claim_on(table, card, join_always)
+
+
+def _cap_claim_on(table: tuple[Snake, ...], card: Card) -> int:
+    """:func:`best_claim_on` of a head or a tail: the longest snake it completes, and it."""
+    best = 0
+    colour = card.a
+    if card.kind is _HEAD:
+        for s in table:
+            cards = s.cards
+            # a tail and no head, and a mid-section at the open (left) end
+            if (
+                cards[-1].kind is _TAIL
+                and cards[0].kind is _MID
+                and (colour is None or s.path[0] is colour)
+            ):
+                best = max(best, len(cards) + 1)
+    else:
+        for s in table:
+            cards = s.cards
+            if (
+                cards[0].kind is _HEAD
+                and cards[-1].kind is _MID
+                and (colour is None or s.path[-1] is colour)
+            ):
+                best = max(best, len(cards) + 1)
+    return best
+
+
+def _join_claim_on(table: tuple[Snake, ...], card: Card, join_always: bool) -> int:
+    """:func:`best_claim_on` of a mid-section: the longest two snakes it joins, and it."""
+    best = 0
     x, y = card.a, card.b
     ends_x: list[tuple[int, int, int]] = []
     ends_y: list[tuple[int, int, int]] = []
@@ -173,13 +184,27 @@ def claim_profile(table: tuple[Snake, ...], join_always: bool = False) -> list[i
     (3, 3, 0)
     """
     out = [0] * CARD_KINDS
+    head_cap, tail_cap, ends, with_head, with_tail = _profile_scan(table, join_always)
+    _profile_caps(out, head_cap, tail_cap)
+    if join_always:
+        _profile_joins_any(out, ends)
+    else:
+        _profile_joins_classic(out, with_head, with_tail)
+    return out
+
+
+def _profile_scan(
+    table: tuple[Snake, ...], join_always: bool
+) -> tuple[list[int], list[int], list[list[tuple[int, int, int]]], list[int], list[int]]:
+    """The one pass of :func:`claim_profile` over the table. By colour (0-5): the longest snake
+    a head completes and the longest a tail completes. By end colour (0-6, 6 wild): under
+    ``join_always`` every open end (snake index, length, head and tail bits), else the longest
+    head-only and the longest tail-only snake with an open end of that colour."""
     head_cap = [0] * 6  # longest snake a head of each colour completes (its length)
     tail_cap = [0] * 6
-    if join_always:
-        ends: list[list[tuple[int, int, int]]] = [[] for _ in range(7)]
-    else:
-        with_head = [0] * 7  # longest head-only snake with an open end of each colour
-        with_tail = [0] * 7
+    ends: list[list[tuple[int, int, int]]] = [[] for _ in range(7)] if join_always else []
+    with_head = [0] * 7  # longest head-only snake with an open end of each colour
+    with_tail = [0] * 7
     index = _END_INDEX
     for i, s in enumerate(table):
         cards = s.cards
@@ -206,6 +231,11 @@ def claim_profile(table: tuple[Snake, ...], join_always: bool = False) -> list[i
         elif bits == _T:
             k = index[left]
             with_tail[k] = max(with_tail[k], n)
+    return head_cap, tail_cap, ends, with_head, with_tail
+
+
+def _profile_caps(out: list[int], head_cap: list[int], tail_cap: list[int]) -> None:
+    """Set in ``out`` the claims of the heads and tails, the wild ones too."""
     best_head = 0
     best_tail = 0
     for k in range(6):
@@ -221,34 +251,40 @@ def claim_profile(table: tuple[Snake, ...], join_always: bool = False) -> list[i
         out[_WILD_HEAD] = best_head + 1
     if best_tail:
         out[_WILD_TAIL] = best_tail + 1
-    if join_always:
-        wild = ends[_WILD_END]
-        for code, a, b in _MIDS:
-            ea = ends[a] + wild if wild else ends[a]
-            eb = ends[b] + wild if wild else ends[b]
-            if not ea or not eb:
-                continue
-            best = 0
-            for i, n, bi in ea:
-                for j, m, bj in eb:
-                    if i != j and not bi & bj and n + m >= best:
-                        best = n + m + 1
-            out[code] = best
-    else:
-        wh = with_head[_WILD_END]
-        wt = with_tail[_WILD_END]
-        for code, a, b in _MIDS:
-            ha = max(with_head[a], wh)
-            hb = max(with_head[b], wh)
-            ta = max(with_tail[a], wt)
-            tb = max(with_tail[b], wt)
-            best = 0
-            if ha and tb:
-                best = ha + tb + 1
-            if hb and ta and hb + ta + 1 > best:
-                best = hb + ta + 1
-            out[code] = best
-    return out
+
+
+def _profile_joins_any(out: list[int], ends: list[list[tuple[int, int, int]]]) -> None:
+    """Set in ``out`` the claims of the mid-sections under ``pl``: any two snakes join."""
+    wild = ends[_WILD_END]
+    for code, a, b in _MIDS:
+        ea = ends[a] + wild if wild else ends[a]
+        eb = ends[b] + wild if wild else ends[b]
+        if not ea or not eb:
+            continue
+        best = 0
+        for i, n, bi in ea:
+            for j, m, bj in eb:
+                if i != j and not bi & bj and n + m >= best:
+                    best = n + m + 1
+        out[code] = best
+
+
+def _profile_joins_classic(out: list[int], with_head: list[int], with_tail: list[int]) -> None:
+    """Set in ``out`` the claims of the mid-sections under the classic rule: a snake with a
+    head joins one with a tail."""
+    wh = with_head[_WILD_END]
+    wt = with_tail[_WILD_END]
+    for code, a, b in _MIDS:
+        ha = max(with_head[a], wh)
+        hb = max(with_head[b], wh)
+        ta = max(with_tail[a], wt)
+        tb = max(with_tail[b], wt)
+        best = 0
+        if ha and tb:
+            best = ha + tb + 1
+        if hb and ta and hb + ta + 1 > best:
+            best = hb + ta + 1
+        out[code] = best
 
 
 def remaining_weights(state: State) -> list[tuple[int, int]]:

@@ -9,6 +9,9 @@ random. It is the baseline that the strength of the other bots is measured again
 :attr:`CasualBot.miss` (one in three) it plays a uniformly random legal action instead. It still
 takes most snakes it is offered, so it feels like a player, but is easier to beat.
 
+In the hand variant both play the same way over the whole hand (:func:`greedy_play`,
+:func:`casual_play`): a play taking the most cards, at random among the best.
+
 >>> import random
 >>> from hisss.core import new_game, parse_card
 >>> s = new_game(2)
@@ -26,10 +29,14 @@ takes most snakes it is offered, so it feels like a player, but is easier to bea
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
-from hisss.bots.base import Bot, legal_choices
+from hisss.bots.base import Bot, HandPolicy, legal_choices, pick
 from hisss.bots.features import claim_of
-from hisss.core import Action, State
+from hisss.core import Action, SeatView, State
+
+#: ``casual``'s chance of a uniformly random action on a turn with a choice.
+CASUAL_MISS = 1 / 3
 
 
 def greedy_candidates(state: State, legal: list[Action]) -> list[Action]:
@@ -56,10 +63,30 @@ def greedy_action(state: State, legal: list[Action], rng: random.Random) -> Acti
     return top[0] if len(top) == 1 else top[rng.randrange(len(top))]
 
 
+def greedy_play(
+    view: SeatView, rng: random.Random, seconds: float | None = None, miss: float = 0.0
+) -> Action:
+    """The hand variant: a play taking the most cards over the whole hand, at random among the
+    best; with probability ``miss`` on a turn with a choice, a uniformly random play instead. It
+    never searches, so it takes no time limit (``seconds``)."""
+    legal = view.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if miss and rng.random() < miss:
+        return pick(legal, rng)
+    return greedy_action(view.known(), legal, rng)
+
+
+def casual_play(view: SeatView, rng: random.Random, seconds: float | None = None) -> Action:
+    """The hand variant: ``greedy`` that misses one turn in three with a choice."""
+    return greedy_play(view, rng, miss=CASUAL_MISS)
+
+
 class GreedyBot(Bot):
     """Takes the most cards it can now; otherwise a uniformly random legal action."""
 
     name = "greedy"
+    hand_policy: ClassVar[HandPolicy | None] = greedy_play
     #: The chance of a uniformly random legal action instead of the greedy one, on each turn with a
     #: choice (0 for ``greedy`` itself).
     miss: float = 0.0
@@ -81,7 +108,16 @@ class CasualBot(GreedyBot):
     """
 
     name = "casual"
-    miss = 1 / 3
+    miss = CASUAL_MISS
+    hand_policy: ClassVar[HandPolicy | None] = casual_play
 
 
-__all__ = ["CasualBot", "GreedyBot", "greedy_action", "greedy_candidates"]
+__all__ = [
+    "CASUAL_MISS",
+    "CasualBot",
+    "GreedyBot",
+    "casual_play",
+    "greedy_action",
+    "greedy_candidates",
+    "greedy_play",
+]

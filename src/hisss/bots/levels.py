@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from hisss.bots.base import Bot, Budget
-from hisss.bots.registry import make_named, unknown_bot
-from hisss.core import ConfigError
+from hisss.bots.registry import make_named, named_plays, unknown_bot
+from hisss.core import ConfigError, Rules
 
 
 class Level(NamedTuple):
@@ -81,4 +81,44 @@ def make_level(name: str) -> Bot:
     return bot
 
 
-__all__ = ["LEVELS", "LEVEL_HELP", "LEVEL_NAMES", "Level", "make_level"]
+def bot_plays(bot: str, rules: Rules) -> bool:
+    """Whether the bot named ``bot`` plays a game with ``rules`` (the bot's class says so:
+    :meth:`~hisss.bots.base.Bot.plays`).
+
+    >>> bot_plays("gentle", Rules()), bot_plays("gentle", Rules(hand_size=3))
+    (True, False)
+    """
+    return named_plays(bot, rules)
+
+
+def levels_for(rules: Rules) -> tuple[str, ...]:
+    """The levels that play a game with ``rules``, in :data:`LEVEL_NAMES` order.
+
+    >>> levels_for(Rules(hand_size=3))
+    ('easy', 'medium', 'hard', 'expert')
+    """
+    return tuple(name for name in LEVEL_NAMES if bot_plays(LEVELS[name].bot, rules))
+
+
+def check_level(rules: Rules, level: str) -> None:
+    """Raise :class:`~hisss.core.ConfigError` unless ``level`` is a level that plays a game
+    with ``rules``; the message names the levels that do."""
+    if level not in LEVELS:
+        raise ConfigError(f"unknown level {level!r} (levels: {', '.join(LEVEL_NAMES)})")
+    if not bot_plays(LEVELS[level].bot, rules):
+        raise ConfigError(
+            f"the level {level!r} does not play the hand variant "
+            f"(levels that do: {', '.join(levels_for(rules))})"
+        )
+
+
+__all__ = [
+    "LEVELS",
+    "LEVEL_HELP",
+    "LEVEL_NAMES",
+    "Level",
+    "bot_plays",
+    "check_level",
+    "levels_for",
+    "make_level",
+]

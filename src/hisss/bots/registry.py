@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from hisss.bots.base import Bot
+from hisss.bots.base import Bot, HandPolicy
 from hisss.bots.careful import CarefulBot
 from hisss.bots.endgame import EndgameBot
 from hisss.bots.expectimax import ExpectimaxBot
@@ -14,9 +12,9 @@ from hisss.bots.gentle import GentleBot
 from hisss.bots.greedy import CasualBot, GreedyBot
 from hisss.bots.mcts import MctsBot
 from hisss.bots.random_bot import RandomBot
-from hisss.core import ConfigError
+from hisss.core import ConfigError, Rules
 
-_FACTORIES: dict[str, Callable[[], Bot]] = {
+_FACTORIES: dict[str, type[Bot]] = {
     "random": RandomBot,
     "casual": CasualBot,
     "greedy": GreedyBot,
@@ -38,9 +36,23 @@ def make_named(name: str) -> Bot | None:
     return factory() if factory is not None else None
 
 
+def named_plays(name: str, rules: Rules) -> bool:
+    """Whether the bot named ``name`` (one of :data:`BOT_NAMES`) plays a game with ``rules``
+    (:meth:`~hisss.bots.base.Bot.plays`)."""
+    return _FACTORIES[name].plays(rules)
+
+
+def hand_policies() -> dict[str, HandPolicy]:
+    """What each bot known by name that plays the hand variant plays there (its class's
+    :attr:`~hisss.bots.base.Bot.hand_policy`), in the order of :data:`BOT_NAMES`."""
+    return {
+        name: policy for name, bot in _FACTORIES.items() if (policy := bot.hand_policy) is not None
+    }
+
+
 def unknown_bot(name: object, also: str = "") -> ConfigError:
     """The error for a bot name nobody knows (``also``: more names to suggest)."""
     return ConfigError(f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)}{also})")
 
 
-__all__ = ["BOT_NAMES", "make_named", "unknown_bot"]
+__all__ = ["BOT_NAMES", "hand_policies", "make_named", "named_plays", "unknown_bot"]

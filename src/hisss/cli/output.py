@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -50,12 +50,26 @@ def stdout() -> Console:
     return Console(highlight=False)
 
 
-T = TypeVar("T")
+class Report(Protocol):
+    """A command's report: a typed value that gives its JSON object (:mod:`hisss.sim.reports`)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """The report as the command prints it with ``--json``."""
+        ...
 
 
-def show(data: T, as_json: bool, printer: Callable[[Console, T], None]) -> None:
-    """``data`` as indented JSON with ``--json``, else as ``printer`` writes it for people."""
+R = TypeVar("R", bound=Report)
+
+
+def print_json(data: object) -> None:
+    """``data`` as indented JSON on stdout: what ``--json`` prints."""
+    typer.echo(json.dumps(data, indent=2))
+
+
+def show(report: R, as_json: bool, printer: Callable[[Console, R], None]) -> None:
+    """``report`` as indented JSON with ``--json`` (its ``to_dict()``), else as ``printer`` writes
+    it for people."""
     if as_json:
-        typer.echo(json.dumps(data, indent=2))
+        print_json(report.to_dict())
     else:
-        printer(stdout(), data)
+        printer(stdout(), report)

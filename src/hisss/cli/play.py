@@ -15,7 +15,8 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +26,9 @@ from hisss.cli.output import errors, failure, in_file
 from hisss.core import ConfigError, HisssError
 from hisss.i18n import LANGUAGES, detect_language, get_catalog
 from hisss.record import load_record, resolve_deck
+
+if TYPE_CHECKING:
+    from hisss.tui import Match
 
 #: The modules of the ``tui`` extra that the terminal game imports.
 TUI_EXTRA = frozenset({"textual", "platformdirs", "numpy", "numba"})
@@ -133,17 +137,7 @@ def play(
                 )
                 if value is not None
             ]
-            if given:
-                option = "--resume" if resume else "--load"
-                raise ConfigError(
-                    f"{option} takes the players, rules, deck and seed from the saved game: "
-                    f"leave out {', '.join(given)}"
-                )
-            record = load_record(load)  # its errors name the file already
-            try:
-                match = tui.Match.from_record(record)
-            except HisssError as exc:
-                raise in_file(load, exc) from None
+            match = _loaded_match(tui, load, "--resume" if resume else "--load", given)
         else:
             rule_set = rules_from(rules or "classic", rule_set_options)
             the_deck = resolve_deck(deck or "rainbow")
@@ -167,6 +161,22 @@ def play(
             raise app.failure
     if app.kept is not None:
         typer.echo(get_catalog(language).text("quit.kept_in", path=app.kept))
+
+
+def _loaded_match(tui: ModuleType, load: Path, option: str, given: list[str]) -> Match:
+    """The match of the record in ``load`` (read for ``option``, --load or --resume); the
+    options ``given`` beside it are refused, since the record holds them."""
+    if given:
+        raise ConfigError(
+            f"{option} takes the players, rules, deck and seed from the saved game: "
+            f"leave out {', '.join(given)}"
+        )
+    record = load_record(load)  # its errors name the file already
+    try:
+        match: Match = tui.Match.from_record(record)
+    except HisssError as exc:
+        raise in_file(load, exc) from None
+    return match
 
 
 @contextmanager

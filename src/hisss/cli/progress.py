@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.progress import (
@@ -22,24 +22,25 @@ from rich.progress import (
 )
 from rich.text import Text
 
+#: What a run returns: its report.
+T = TypeVar("T")
+
 
 def run_with_progress(
-    run: Callable[..., dict[str, Any]],
+    run: Callable[..., T],
     args: dict[str, Any],
     label: str,
     games: int,
     progress: bool | None,
     unit: str = "games",
-) -> dict[str, Any]:
+) -> T:
     """``run(**args)`` with a progress bar of ``games`` ``unit`` if asked, or by default whenever
     stderr is a terminal (the bar is transient: a run too short to notice leaves nothing)."""
     show = progress if progress is not None else sys.stderr.isatty()
     return _with_bar(label, games, run, args, unit) if show and games >= 1 else run(**args)
 
 
-def _with_bar(
-    label: str, games: int, run: Callable[..., dict[str, Any]], args: dict[str, Any], unit: str
-) -> dict[str, Any]:
+def _with_bar(label: str, games: int, run: Callable[..., T], args: dict[str, Any], unit: str) -> T:
     """``run(**args, progress=...)`` with a transient progress bar of ``games`` on stderr."""
     console = Console(stderr=True)
     columns = (

@@ -6,15 +6,23 @@ same data always prints the same text.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
 
-from hisss.core import HandState, Result, Snake, State
+from hisss.core import Result, SeatView, Snake, State, seen_by
 from hisss.i18n import explain_result, get_catalog
 from hisss.record import GameRecord, printable, replay, replay_steps
-from hisss.sim.stats import describe_stat
+from hisss.sim.reports import (
+    BenchReport,
+    ClairvoyantReport,
+    ExactValueReport,
+    MoveTimesReport,
+    SimulationReport,
+    TournamentReport,
+)
+from hisss.sim.stats import describe_stat, rules_report
 
 
 def _fmt(value: float | None, places: int = 4) -> str:
@@ -35,15 +43,15 @@ def _rules_text(rules: object) -> str:
     return str(rules)
 
 
-def print_simulation(console: Console, report: dict[str, Any]) -> None:
+def print_simulation(console: Console, report: SimulationReport) -> None:
     """The statistics of a :func:`~hisss.sim.simulate` report: means ± standard errors."""
-    bots = report["bots"]
+    bots = report.bots
     seats = bots[0] if len(set(bots)) == 1 else " vs ".join(bots)
     title = (
-        f"{_count(report['games'], 'game')} · {report['players']} players · rules "
-        f"{_rules_text(report['rules'])} · deck {report['deck']} "
-        f"({_count(report['deck_cards'], 'card')}) · "
-        f"bots {seats} · seed {report['seed']}"
+        f"{_count(report.games, 'game')} · {report.players} players · rules "
+        f"{_rules_text(rules_report(report.rules))} · deck {report.deck} "
+        f"({_count(report.deck_cards, 'card')}) · "
+        f"bots {seats} · seed {report.seed}"
     )
     console.print(title, markup=False, soft_wrap=True)
     table = Table()
@@ -51,50 +59,53 @@ def print_simulation(console: Console, report: dict[str, Any]) -> None:
     table.add_column("mean", justify="right")
     table.add_column("± se", justify="right")
     table.add_column("meaning")
-    for name, value in report.items():
-        if isinstance(value, dict) and {"mean", "se"} <= set(value):
-            table.add_row(name, _fmt(value["mean"]), _fmt(value["se"]), describe_stat(name))
+    for name, stat in report.stats.items():
+        table.add_row(name, _fmt(stat.mean), _fmt(stat.se), describe_stat(name))
     console.print(table)
 
 
-_BENCH_ROWS = (
-    ("games_per_second", "random games per second", 0),
-    ("fast_games_per_second", "random games per second, compiled kernel (--fast)", 0),
-    ("turns_per_second", "turns per second", 0),
-    ("us_per_turn", "µs per turn (draw, legal actions, choice, push)", 3),
-    ("legal_actions_per_second", "legal_actions() calls per second", 0),
-    ("us_per_legal_actions", "µs per legal_actions()", 3),
-    ("us_per_copy", "µs per copy()", 3),
-    ("us_per_push", "µs per push()", 3),
-    ("us_per_undo", "µs per undo()", 3),
+def _fast_games_per_second(figures: BenchReport) -> float | None:
+    return None if figures.fast is None else figures.fast.games_per_second
+
+
+_BENCH_ROWS: tuple[tuple[Callable[[BenchReport], float | None], str, int], ...] = (
+    (lambda f: f.games_per_second, "random games per second", 0),
+    (_fast_games_per_second, "random games per second, compiled kernel (--fast)", 0),
+    (lambda f: f.turns_per_second, "turns per second", 0),
+    (lambda f: f.us_per_turn, "µs per turn (draw, legal actions, choice, push)", 3),
+    (lambda f: f.legal_actions_per_second, "legal_actions() calls per second", 0),
+    (lambda f: f.us_per_legal_actions, "µs per legal_actions()", 3),
+    (lambda f: f.us_per_copy, "µs per copy()", 3),
+    (lambda f: f.us_per_push, "µs per push()", 3),
+    (lambda f: f.us_per_undo, "µs per undo()", 3),
 )
 
 
-def print_bench(console: Console, figures: dict[str, Any]) -> None:
+def print_bench(console: Console, figures: BenchReport) -> None:
     """A table of the figures of :func:`~hisss.sim.bench`; a figure the deck cannot give is "-"."""
     title = (
-        f"{_count(figures['games'], 'random game')} in {figures['seconds']} s · "
-        f"{figures['players']} players · rules {_rules_text(figures['rules'])} · "
-        f"deck {figures['deck']} · "
-        f"{figures['implementation']} {figures['python']} ({figures['machine']})"
+        f"{_count(figures.games, 'random game')} in {figures.seconds} s · "
+        f"{figures.players} players · rules {_rules_text(rules_report(figures.rules))} · "
+        f"deck {figures.deck} · "
+        f"{figures.implementation} {figures.python} ({figures.machine})"
     )
     console.print(title, markup=False, soft_wrap=True)
     table = Table()
     table.add_column("figure")
     table.add_column("value", justify="right")
-    for key, label, places in _BENCH_ROWS:
-        value = figures[key]
+    for figure, label, places in _BENCH_ROWS:
+        value = figure(figures)
         table.add_row(label, "-" if value is None else f"{value:,.{places}f}")
     console.print(table)
-    if figures.get("fast_compile_seconds") is not None:
+    if figures.fast is not None:
         console.print(
-            f"kernel compile or cache load: {figures['fast_compile_seconds']} s (not timed)",
+            f"kernel compile or cache load: {figures.fast.compile_seconds} s (not timed)",
             markup=False,
             soft_wrap=True,
         )
-    if figures.get("fast_note"):
-        console.print(f"kernel: {figures['fast_note']}", markup=False, soft_wrap=True)
-    learners = figures.get("learners")
+    if figures.fast_note:
+        console.print(f"kernel: {figures.fast_note}", markup=False, soft_wrap=True)
+    learners = figures.learners
     if learners:
         table = Table(
             title=f"learner steps, random actions (load average {learners['load_before']}"
@@ -117,7 +128,7 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
             markup=False,
             soft_wrap=True,
         )
-    if not figures.get("positions", 1):
+    if not figures.positions:
         console.print(
             "no decision points: no game of this deck has a turn, so the operations were not timed",
             markup=False,
@@ -125,12 +136,12 @@ def print_bench(console: Console, figures: dict[str, Any]) -> None:
         )
 
 
-def print_move_times(console: Console, figures: dict[str, Any]) -> None:
+def print_move_times(console: Console, figures: MoveTimesReport) -> None:
     """A table of the figures of :func:`~hisss.sim.movetimes.move_times`, in milliseconds."""
     console.print(
-        f"{figures['bot']}: {_count(figures['decisions'], 'decision')} over "
-        f"{_count(figures['games'], 'game')} of {figures['players']} players, "
-        f"{figures['seconds']:.2f} s of thinking",
+        f"{figures.bot}: {_count(figures.decisions, 'decision')} over "
+        f"{_count(figures.games, 'game')} of {figures.players} players, "
+        f"{figures.seconds:.2f} s of thinking",
         markup=False,
         soft_wrap=True,
     )
@@ -139,51 +150,51 @@ def print_move_times(console: Console, figures: dict[str, Any]) -> None:
     table.add_column("count", justify="right")
     for column in ("median", "p90", "p99", "max", "mean"):
         table.add_column(f"{column} ms", justify="right")
-    for key, label in (("all", "all"), ("choice", "with a choice")):
-        row = figures[key]
+    for row, label in ((figures.all, "all"), (figures.choice, "with a choice")):
         cells = [
-            "-" if row[c] is None else f"{row[c] * 1000:,.3f}"
-            for c in ("median", "p90", "p99", "max", "mean")
+            "-" if value is None else f"{value * 1000:,.3f}"
+            for value in (row.median, row.p90, row.p99, row.max, row.mean)
         ]
-        table.add_row(label, f"{row['count']:,}", *cells)
+        table.add_row(label, f"{row.count:,}", *cells)
     console.print(table)
-    if figures.get("warm_up_seconds"):
+    if figures.warm_up_seconds:
         console.print(
-            f"compiled code made ready before the first game: {figures['warm_up_seconds']:.2f} s "
+            f"compiled code made ready before the first game: {figures.warm_up_seconds:.2f} s "
             "(not timed)",
             markup=False,
         )
-    if figures["games"]:
+    if figures.games:
         console.print(
-            f"{figures['seconds'] / figures['games'] * 1000:,.1f} ms of thinking per game",
+            f"{figures.seconds / figures.games * 1000:,.1f} ms of thinking per game",
             markup=False,
         )
 
 
-def print_headroom(console: Console, figures: dict[str, Any]) -> None:
+def print_headroom(console: Console, figures: ClairvoyantReport | ExactValueReport) -> None:
     """The win share of :func:`~hisss.sim.headroom.clairvoyant` or
     :func:`~hisss.sim.headroom.exact_value`."""
-    against = f"against {figures['opponent']} in every other seat, {figures['players']} players"
-    if "seats" in figures:
-        seats = ", ".join(f"seat {i + 1}: {v:.4f}" for i, v in enumerate(figures["seats"]))
+    against = f"against {figures.opponent} in every other seat, {figures.players} players"
+    if isinstance(figures, ExactValueReport):
+        seats = ", ".join(f"seat {i + 1}: {v:.4f}" for i, v in enumerate(figures.seats))
         console.print(
-            f"best win share {against}, deck {figures['deck']}: {figures['value']:.4f} "
-            f"({seats}; {figures['positions']:,} positions)",
+            f"best win share {against}, deck {figures.deck}: {figures.value:.4f} "
+            f"({seats}; {figures.positions:,} positions)",
             markup=False,
             soft_wrap=True,
         )
         return
-    lo, hi = figures["ci95"]
+    assert figures.ci95 is not None  # every deal is searched: there are games
+    lo, hi = figures.ci95
     share = (
-        f"{figures['upper']:.4f}"
-        if figures["cut"] == 0
-        else f"between {figures['lower']:.4f} and {figures['upper']:.4f}"
+        f"{figures.upper:.4f}"
+        if figures.cut == 0
+        else f"between {figures.lower:.4f} and {figures.upper:.4f}"
     )
     console.print(
         f"clairvoyant win share {against}: {share} (95% interval {lo:.4f} to {hi:.4f}) over "
-        f"{_count(figures['games'], 'game')} ({_count(figures['deals'], 'deal')}, seed "
-        f"{figures['seed']}); {_count(figures['cut'], 'search', 'searches')} cut at "
-        f"{figures['nodes']:,} nodes",
+        f"{_count(figures.games, 'game')} ({_count(figures.deals, 'deal')}, seed "
+        f"{figures.seed}); {_count(figures.cut, 'search', 'searches')} cut at "
+        f"{figures.nodes:,} nodes",
         markup=False,
         soft_wrap=True,
     )
@@ -224,18 +235,20 @@ def _result_lines(result: Result, state: State) -> list[str]:
 
 def _hand_lines(state: State) -> list[str]:
     """The hand variant: every seat's hand (a replay shows them all)."""
-    if not isinstance(state, HandState):
+    if not state.hand_sizes:
         return []
+    views = [seen_by(state, seat) for seat in range(state.players)]
+    hands = [view.hand for view in views if isinstance(view, SeatView)]
     return [
         f"    {'hands' if seat == 0 else '':5}  seat {seat + 1}: "
         + (" ".join(str(card) for card in hand) or "(empty)")
-        for seat, hand in enumerate(state.hands)
+        for seat, hand in enumerate(hands)
     ]
 
 
 def _waiting(state: State) -> str:
     """What an unfinished game waits for: the card to be placed, a draw, or the starter."""
-    if isinstance(state, HandState) and state.current_player is not None:
+    if state.hand_sizes and state.current_player is not None:
         return f"turn {state.turns + 1}, seat {state.to_move + 1} to play a card of the hand"
     if state.drawn is not None:
         return f"turn {state.turns + 1}, seat {state.to_move + 1} to place {state.drawn}"
@@ -270,12 +283,12 @@ def print_game(
             out.append(f"starter: {record.cards[0]}")
         pits: tuple[tuple[Snake, ...], ...] = tuple(() for _ in record.seats)
         steps = zip(record.turns, replay_steps(record), strict=True)
-        hands = record.rules.hand_size > 0
+        draws = record.rules.seats_draw
         for number, (turn, state) in enumerate(steps, 1):
             does = (
-                f"plays {turn.card}@{turn.action}"
-                if hands
-                else f"draws {turn.card}, plays {turn.action}"
+                f"draws {turn.card}, plays {turn.action}"
+                if draws
+                else f"plays {turn.card}@{turn.action}"
             )
             out.append(f"turn {number}: seat {turn.player + 1} {does}")
             out.extend(_claims(pits, state))
@@ -295,25 +308,25 @@ def print_game(
         console.print(printable(line), markup=False, highlight=False, soft_wrap=True)
 
 
-def _interval(pair: list[float] | None) -> str:
+def _interval(pair: tuple[float, float] | None) -> str:
     return "-" if pair is None else f"{pair[0]:.3f} to {pair[1]:.3f}"
 
 
-def print_tournament(console: Console, report: dict[str, Any]) -> None:
+def print_tournament(console: Console, report: TournamentReport) -> None:
     """A :func:`~hisss.sim.tournament` report: one row per bot, then the head-to-head table.
 
     The head-to-head cell in row A, column B is A's score against B (1 when A placed above B,
     1/2 when equal) over the games both played, with that number of games.
     """
     mirrored = (
-        f"mirrored ({_count(report['deals'], 'deal')}, seats rotated)"
-        if report["mirror"]
+        f"mirrored ({_count(report.deals, 'deal')}, seats rotated)"
+        if report.mirror
         else "not mirrored"
     )
     title = (
-        f"{_count(report['games'], 'game')} · {report['players']} players · {mirrored} · rules "
-        f"{_rules_text(report['rules'])} · deck {report['deck']} "
-        f"({_count(report['deck_cards'], 'card')}) · seed {report['seed']}"
+        f"{_count(report.games, 'game')} · {report.players} players · {mirrored} · rules "
+        f"{_rules_text(rules_report(report.rules))} · deck {report.deck} "
+        f"({_count(report.deck_cards, 'card')}) · seed {report.seed}"
     )
     console.print(title, markup=False, soft_wrap=True)
     table = Table()
@@ -324,18 +337,18 @@ def print_tournament(console: Console, report: dict[str, Any]) -> None:
     table.add_column("mean cards", justify="right")
     table.add_column("rating", justify="right")
     table.add_column("± sigma", justify="right")
-    for name, row in report["bots"].items():
+    for name, row in report.bots.items():
         table.add_row(
             name,
-            str(row["games"]),
-            _fmt(row["win_rate"]),
-            _interval(row["ci95"]),
-            _fmt(row["mean_cards"], 2),
-            _fmt(row["rating"], 2),
-            _fmt(row["rating_sigma"], 2),
+            str(row.games),
+            _fmt(row.win_rate),
+            _interval(row.ci95),
+            _fmt(row.mean_cards, 2),
+            _fmt(row.rating, 2),
+            _fmt(row.rating_sigma, 2),
         )
     console.print(table)
-    names = list(report["bots"])
+    names = list(report.bots)
     console.print("head to head: the row's score against the column (games)", markup=False)
     pairs = Table()
     pairs.add_column("")
@@ -344,13 +357,13 @@ def print_tournament(console: Console, report: dict[str, Any]) -> None:
     for a in names:
         cells = []
         for b in names:
-            cell = report["head_to_head"][a].get(b) if a != b else None
+            cell = report.head_to_head[a].get(b) if a != b else None
             if cell is None:
                 cells.append("")
-            elif cell["games"] == 0:
+            elif cell.games == 0 or cell.score is None:
                 cells.append("-")
             else:
-                cells.append(f"{cell['score']:.3f} ({cell['games']})")
+                cells.append(f"{cell.score:.3f} ({cell.games})")
         pairs.add_row(a, *cells)
     console.print(pairs)
     console.print(

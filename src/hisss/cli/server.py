@@ -252,16 +252,26 @@ def loadtest_command(
             "each runs on its own half of them, where there are two or more).",
         ),
     ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            help="Start two servers sharing --database (PostgreSQL) and their news through this "
+            "Redis, each game's players one on each.",
+        ),
+    ] = None,
 ) -> None:
     """Drive N concurrent online games over websockets and report throughput and latency.
 
-    Starts a server on 127.0.0.1 unless --url is given. Reports actions per second, the p50 and
-    p99 time from sending a step to receiving the state that holds it, errors, and lost actions
+    Starts a server on 127.0.0.1 unless --url is given (two with --redis). Reports actions per
+    second, the p50 and p99 time from sending a step to receiving the state that holds it (and
+    to the other player receiving it: peer_p50_ms, peer_p99_ms), errors, and lost actions
     (acknowledged steps missing from the stored games).
     """
     with errors():
         with _web_extra("loadtest", "pip install -e '.[web]'"):
-            from hisss.loadgen.loadtest import KEYS, Figures, run_loadtest  # noqa: PLC0415
+            from hisss.loadgen.loadtest import KEYS, Crowd, Figures, run_loadtest  # noqa: PLC0415
             from hisss.storage import database_url  # noqa: PLC0415
         db = database_url(database) if database is not None else None
         run = functools.partial(
@@ -270,11 +280,9 @@ def loadtest_command(
             seconds,
             url=url,
             database=db,
-            level=level,
-            think=think,
-            ramp=ramp,
-            seed=seed,
+            crowd=Crowd(level, think, ramp, seed),
             separate_cpus=not shared_cpus,
+            redis=redis,
         )
         if as_json:
             figures = run()

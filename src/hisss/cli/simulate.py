@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,24 +25,26 @@ from hisss.cli.options import (
     WorkersOption,
     checked_rules,
 )
-from hisss.cli.output import errors, show
+from hisss.cli.output import errors, print_json, show
 from hisss.cli.progress import run_with_progress
 from hisss.cli.render import print_bench, print_headroom, print_move_times, print_simulation
 from hisss.core import RAINBOW, ConfigError
 from hisss.record import resolve_deck
 from hisss.sim import bench as run_bench
 from hisss.sim import simulate as run_simulate
-from hisss.sim.batch import Engine
+from hisss.sim.batch import Engine, SimSpec
 from hisss.sim.bench import DEFAULT_SECONDS
 from hisss.sim.executor import Backend, BackendKind
 from hisss.sim.headroom import (
     CLAIRVOYANT_NODES,
     EXACT_MAX_CARDS,
+    Deals,
     check_headroom_rules,
     clairvoyant,
     exact_value,
 )
 from hisss.sim.movetimes import move_times
+from hisss.sim.reports import ClairvoyantReport, ExactValueReport
 
 
 def simulate(
@@ -121,16 +124,19 @@ def simulate(
         rule_set = checked_rules(rules, rule_set_options, players)
         the_deck = resolve_deck(deck)
         make_bots(bots, players)  # check the names and their number first
+        spec = SimSpec(
+            players,
+            seed,
+            rule_set,
+            the_deck,
+            tuple(n.strip() for n in bots.split(",")),
+            Engine.FAST if fast else Engine.ENGINE,
+            record_dir=str(record_dir) if record_dir is not None else None,
+            snapshots=snapshots,
+        )
         args: dict[str, Any] = {
             "games": games,
-            "players": players,
-            "seed": seed,
-            "rules": rule_set,
-            "deck": the_deck,
-            "bots": [n.strip() for n in bots.split(",")],
-            "record_dir": record_dir,
-            "snapshots": snapshots,
-            "engine": Engine.FAST if fast else Engine.ENGINE,
+            "spec": spec,
             "backend": Backend(backend.strip().lower(), workers, address),
             "out": out,
             "chunk": chunk,
@@ -181,7 +187,8 @@ def bench(
         if learners:
             from hisss.rl.bench import learner_throughput  # noqa: PLC0415 (the rl extra)
 
-            figures["learners"] = learner_throughput(seconds, players, rule_set, the_deck)
+            learned = learner_throughput(seconds, players, rule_set, the_deck)
+            figures = replace(figures, learners=learned)
     show(figures, as_json, print_bench)
 
 
@@ -275,6 +282,7 @@ def headroom(
         rule_set = checked_rules(rules, rule_set_options, players)
         check_headroom_rules(rule_set)
         the_deck = resolve_deck(deck)
+        figures: ClairvoyantReport | ExactValueReport
         if exact:
             args: dict[str, Any] = {
                 "opponent": opponent,
@@ -288,11 +296,7 @@ def headroom(
                 raise ConfigError(f"workers must be a whole number of at least 1, not {workers}")
             args = {
                 "opponent": opponent,
-                "deals": deals,
-                "players": players,
-                "seed": seed,
-                "rules": rule_set,
-                "deck": the_deck,
+                "deals": Deals(deals, players, seed, rule_set, the_deck),
                 "nodes": nodes,
                 "workers": workers,
             }
@@ -323,7 +327,7 @@ def warm(
         spec = fast.FastSpec(2, checked_rules("classic", None, 2), RAINBOW, ("greedy", "random"))
         figures["fast_seconds"] = round(fast.warm_up(spec), 3)
     if as_json:
-        show(figures, True, lambda *_: None)
+        print_json(figures)
     else:
         typer.echo(
             f"compiled code ready: the expert's rollouts in {figures['rollout_seconds']:.1f} s, "

@@ -30,6 +30,7 @@ from hisss.record import resolve_deck
 from hisss.sim import tournament as run_tournament
 from hisss.sim.analysis import analyze as run_analyze
 from hisss.sim.executor import Backend, BackendKind
+from hisss.sim.tournament import TournamentSpec
 
 
 def tournament(
@@ -96,13 +97,8 @@ def tournament(
             )
         total = math.ceil(games / players) * players if mirror and games >= 1 else games
         args: dict[str, Any] = {
-            "bots": names,
             "games": games,
-            "players": players,
-            "seed": seed,
-            "rules": rule_set,
-            "deck": the_deck,
-            "mirror": mirror,
+            "spec": TournamentSpec(tuple(names), players, seed, rule_set, the_deck, mirror),
             "workers": workers,
             "backend": Backend(backend.strip().lower(), workers, address),
         }

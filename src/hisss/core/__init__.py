@@ -19,7 +19,7 @@ from hisss.core.hands import HandState, SeatView
 from hisss.core.rules import MAX_HAND_SIZE, PRESETS, DecidedBy, JoinClaim, Rules, Scoring, get_rules
 from hisss.core.scoring import Result, places, score
 from hisss.core.snake import Snake, parse_snake
-from hisss.core.starting import new_game
+from hisss.core.starting import new_game, seen_by
 from hisss.core.state import Placement, State, deal
 
 __all__ = [
@@ -65,4 +65,5 @@ __all__ = [
     "parse_snake",
     "places",
     "score",
+    "seen_by",
 ]

@@ -150,35 +150,50 @@ def _check_fields(a: Action) -> None:
     kind = a.kind
     if not isinstance(kind, ActionKind):
         raise NotationError(f"an action's kind must be an ActionKind, not {kind!r}")
-    card = a.card
-    if card is not None:
-        if not isinstance(card, Card):
-            raise NotationError(f"the card of an action is a Card, not {card!r}")
-        if kind is ActionKind.CAP and card.kind is MID:
-            raise NotationError(f"{card} is a mid-section: say which side touches the end")
-        if kind in (ActionKind.EXTEND, ActionKind.JOIN):
-            if card.kind is not MID:
-                raise NotationError(f"{card} has a single side: it caps an end, as in 1R")
-            for side in (a.side, a.side2):
-                if side is not None and side is not card.a and side is not card.b:
-                    raise NotationError(f"{card} has no {side} side")
+    if a.card is not None:
+        _check_card(a, a.card)
     if kind is ActionKind.NEW:
         if (a.snake, a.end, a.side, a.snake2, a.end2, a.side2) != (-1, None, None, -1, None, None):
             raise NotationError("a new-snake action touches no snake")
         return
+    _check_first_end(a)
+    if kind is not ActionKind.JOIN:
+        if (a.snake2, a.end2, a.side2) != (-1, None, None):
+            raise NotationError(f"only a join touches a second snake ({kind.value})")
+        return
+    _check_second_end(a)
+
+
+def _check_card(a: Action, card: object) -> None:
+    """The card an action carries fits its kind: a head or tail caps, a mid-section's sides
+    extend or join."""
+    if not isinstance(card, Card):
+        raise NotationError(f"the card of an action is a Card, not {card!r}")
+    kind = a.kind
+    if kind is ActionKind.CAP and card.kind is MID:
+        raise NotationError(f"{card} is a mid-section: say which side touches the end")
+    if kind in (ActionKind.EXTEND, ActionKind.JOIN):
+        if card.kind is not MID:
+            raise NotationError(f"{card} has a single side: it caps an end, as in 1R")
+        for side in (a.side, a.side2):
+            if side is not None and side is not card.a and side is not card.b:
+                raise NotationError(f"{card} has no {side} side")
+
+
+def _check_first_end(a: Action) -> None:
+    """The end an action touches, and the side that touches it (none for a cap)."""
     if isinstance(a.snake, bool) or not isinstance(a.snake, int) or a.snake < 0:
         raise NotationError(f"a snake position is a whole number from 0, not {a.snake!r}")
     if not isinstance(a.end, End):
         raise NotationError(f"an end is End.L or End.R, not {a.end!r}")
-    if (kind is ActionKind.CAP) != (a.side is None):
+    if (a.kind is ActionKind.CAP) != (a.side is None):
         raise NotationError("a cap names no side; an extend or a join names the side that touches")
     if a.side is not None and not isinstance(a.side, Colour):
         raise NotationError(f"a side is a Colour, not {a.side!r}")
-    two = (a.snake2, a.end2, a.side2)
-    if kind is not ActionKind.JOIN:
-        if two != (-1, None, None):
-            raise NotationError(f"only a join touches a second snake ({kind.value})")
-        return
+
+
+def _check_second_end(a: Action) -> None:
+    """A join's second end: of another snake, touched by the mid-section's other side."""
     if a.snake2 == -1 or a.end2 is None or a.side2 is None:
         raise NotationError("a join names a second end and the side that touches it")
     if isinstance(a.snake2, bool) or not isinstance(a.snake2, int) or a.snake2 < 0:

@@ -103,31 +103,7 @@ class Deck:
             raise DeckError(
                 "cards", f"must be a table from card to number of copies, not {show(cards)}"
             )
-        counts = [0] * CARD_KINDS
-        for key, value in cards.items():
-            where = f'cards."{key}"'
-            try:
-                card = parse_card(str(key))
-            except NotationError as exc:
-                raise DeckError(where, f"not a card: {exc}") from None
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise DeckError(
-                    where, f"the number of copies must be a whole number, not {show(value)}"
-                )
-            if value < 1:
-                raise DeckError(where, f"the number of copies must be at least 1, not {value}")
-            if value > MAX_COPIES:
-                raise DeckError(where, f"at most {MAX_COPIES} copies of a card, not {value}")
-            if counts[card.code]:
-                raise DeckError(
-                    where, f"{card} is listed twice (as {show(key)} and in another spelling)"
-                )
-            counts[card.code] = value
-        total = sum(counts)
-        if total == 0:
-            raise DeckError("cards", "a deck needs at least one card")
-        if total > MAX_CARDS:
-            raise DeckError("cards", f"at most {MAX_CARDS} cards in a deck, not {total}")
+        counts = _counts(cards)
         return cls(name.strip(), tuple(counts), description)
 
     def to_mapping(self) -> dict[str, object]:
@@ -210,3 +186,34 @@ def get_deck(name: str) -> Deck:
 
 
 __all__ = ["ALL_PAIRS", "BUILTIN_DECKS", "DOUBLE", "RAINBOW", "Colour", "Deck", "get_deck"]
+
+
+def _counts(cards: Mapping[object, object]) -> list[int]:
+    """The copies of each card code in a deck file's table from card notation to copies;
+    raises :class:`DeckError` naming the entry when the table is not a good deck."""
+    counts = [0] * CARD_KINDS
+    for key, value in cards.items():
+        where = f'cards."{key}"'
+        try:
+            card = parse_card(str(key))
+        except NotationError as exc:
+            raise DeckError(where, f"not a card: {exc}") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DeckError(
+                where, f"the number of copies must be a whole number, not {show(value)}"
+            )
+        if value < 1:
+            raise DeckError(where, f"the number of copies must be at least 1, not {value}")
+        if value > MAX_COPIES:
+            raise DeckError(where, f"at most {MAX_COPIES} copies of a card, not {value}")
+        if counts[card.code]:
+            raise DeckError(
+                where, f"{card} is listed twice (as {show(key)} and in another spelling)"
+            )
+        counts[card.code] = value
+    total = sum(counts)
+    if total == 0:
+        raise DeckError("cards", "a deck needs at least one card")
+    if total > MAX_CARDS:
+        raise DeckError("cards", f"at most {MAX_CARDS} cards in a deck, not {total}")
+    return counts

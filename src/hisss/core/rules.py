@@ -124,6 +124,22 @@ class Rules:
         return self.hand_size > 0
 
     @property
+    def seats_draw(self) -> bool:
+        """True when the seat to move draws the card it places (the classic game); False when
+        the game itself deals the cards into the hands and refills them (the hand variant)."""
+        return not self.hand_size
+
+    @property
+    def hides_cards(self) -> bool:
+        """True when some cards are seen by their holder alone: the hand variant, unless every
+        hand lies face up."""
+        return self.hand_size > 0 and not self.hands_seen_by_all
+
+    def without_variant(self) -> Rules:
+        """These rules with the hand variant's options left out: what the table plays by."""
+        return replace(self, hand_size=0, hands_seen_by_all=False)
+
+    @property
     def max_players(self) -> int:
         """The largest number of players these rules allow."""
         return MAX_PLAYERS_OPTION if self.six_players else MAX_PLAYERS

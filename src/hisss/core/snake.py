@@ -128,9 +128,7 @@ def parse_snake(text: str) -> Snake:
     path: list[EndColour] = []
     for i, (word, card) in enumerate(zip(words, cards, strict=True)):
         if card.kind is MID:
-            left_name, _, right_name = word.partition(":")[2].partition("-")
-            left = Colour(left_name.strip().lower())
-            right = Colour(right_name.strip().lower())
+            left, right = _sides(word)
             if i == 0:
                 path.append(left)
             elif path[-1] is not left:
@@ -143,24 +141,41 @@ def parse_snake(text: str) -> Snake:
             if i != 0:
                 raise NotationError(f"bad snake {text!r}: a head must be at the left end")
             path.append(None)
-            if card.a is not None:
-                path.append(card.a)
-            else:
-                nxt = cards[1]
-                if nxt.kind is not MID:
-                    raise NotationError(f"bad snake {text!r}: a head must touch a mid-section")
-                path.append(Colour(words[1].partition(":")[2].partition("-")[0].strip().lower()))
+            path.append(_neck(text, words, cards))
         else:
-            if i != len(cards) - 1:
-                raise NotationError(f"bad snake {text!r}: a tail must be at the right end")
-            if cards[i - 1].kind is not MID:
-                raise NotationError(f"bad snake {text!r}: a tail must touch a mid-section")
-            if card.a is not None and path[-1] is not card.a:
-                raise NotationError(
-                    f"bad snake {text!r}: the tail ({word}) does not match {path[-1]}"
-                )
+            _check_tail(text, i, word, cards, path)
             path.append(None)
     return Snake(tuple(cards), tuple(path))
+
+
+def _sides(word: str) -> tuple[Colour, Colour]:
+    """The left and right colours of a mid-section as written (``M:red-orange``), in that order
+    (the card itself keeps its colours in card order)."""
+    left_name, _, right_name = word.partition(":")[2].partition("-")
+    return Colour(left_name.strip().lower()), Colour(right_name.strip().lower())
+
+
+def _neck(text: str, words: list[str], cards: list[Card]) -> Colour:
+    """The colour at the neck of the head that starts a snake: its own, or for a wild head the
+    touching side of the mid-section after it."""
+    head = cards[0]
+    if head.a is not None:
+        return head.a
+    if cards[1].kind is not MID:
+        raise NotationError(f"bad snake {text!r}: a head must touch a mid-section")
+    return _sides(words[1])[0]
+
+
+def _check_tail(text: str, i: int, word: str, cards: list[Card], path: list[EndColour]) -> None:
+    """Card ``i`` of a snake (``word`` as written), a tail, ends it after a mid-section of its
+    colour."""
+    card = cards[i]
+    if i != len(cards) - 1:
+        raise NotationError(f"bad snake {text!r}: a tail must be at the right end")
+    if cards[i - 1].kind is not MID:
+        raise NotationError(f"bad snake {text!r}: a tail must touch a mid-section")
+    if card.a is not None and path[-1] is not card.a:
+        raise NotationError(f"bad snake {text!r}: the tail ({word}) does not match {path[-1]}")
 
 
 def check_snake(snake: Snake) -> None:

@@ -1,12 +1,13 @@
 """Starting a game: :func:`new_game` makes the state the rules ask for, the classic game's
 :class:`~hisss.core.state.State` or the hand variant's :class:`~hisss.core.hands.HandState`
-(a subclass, in a module of its own that imports the classic state's)."""
+(a subclass, in a module of its own that imports the classic state's); :func:`seen_by` is what
+one seat may know of either."""
 
 from __future__ import annotations
 
 from hisss.core.decks import RAINBOW, Deck, get_deck
 from hisss.core.errors import ConfigError
-from hisss.core.hands import HandState
+from hisss.core.hands import HandState, SeatView
 from hisss.core.rules import Rules, get_rules
 from hisss.core.state import State
 
@@ -36,4 +37,18 @@ def new_game(
     return State(rules, deck, players)
 
 
-__all__ = ["new_game"]
+def seen_by(state: State, seat: int) -> State | SeatView:
+    """What ``seat`` (0-based) may know of ``state``: in the classic game, where nothing is
+    hidden, a copy of the position; in the hand variant the seat's
+    :class:`~hisss.core.hands.SeatView` (its own hand, the others' only when seen by all).
+
+    Raises ``IndexError`` for a seat the game does not have.
+    """
+    if isinstance(state, HandState):
+        return state.view(seat)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise IndexError(f"there is no seat {seat!r} (seats 0 to {state.players - 1})")
+    return state.copy()
+
+
+__all__ = ["new_game", "seen_by"]

@@ -284,51 +284,7 @@ class State:
         if len(table) > len(CAPS):
             reserve(len(table))
         if card.kind is MID:
-            x = card.a
-            y = card.b
-            ext_x = EXTENDS[x]  # type: ignore[index]
-            ext_y = EXTENDS[y]  # type: ignore[index]
-            ends_x: list[tuple[int, End, Snake]] = []
-            ends_y: list[tuple[int, End, Snake]] = []
-            for i, s in enumerate(table):
-                path = s.path
-                c = path[0]
-                if c is not None:
-                    if c is x:
-                        out.append(ext_x[i][0])
-                        ends_x.append((i, _L, s))
-                    elif c is y:
-                        out.append(ext_y[i][0])
-                        ends_y.append((i, _L, s))
-                    elif c is WILD:
-                        out.append(ext_x[i][0])
-                        out.append(ext_y[i][0])
-                        ends_x.append((i, _L, s))
-                        ends_y.append((i, _L, s))
-                c = path[-1]
-                if c is not None:
-                    if c is x:
-                        out.append(ext_x[i][1])
-                        ends_x.append((i, _R, s))
-                    elif c is y:
-                        out.append(ext_y[i][1])
-                        ends_y.append((i, _R, s))
-                    elif c is WILD:
-                        out.append(ext_x[i][1])
-                        out.append(ext_y[i][1])
-                        ends_x.append((i, _R, s))
-                        ends_y.append((i, _R, s))
-            if ends_x and ends_y:
-                for i, e, s in ends_x:
-                    h = s.cards[0].kind is HEAD
-                    t = s.cards[-1].kind is TAIL
-                    for j, f, u in ends_y:
-                        if (
-                            i != j
-                            and not (h and u.cards[0].kind is HEAD)
-                            and not (t and u.cards[-1].kind is TAIL)
-                        ):
-                            out.append(join(i, e, x, j, f, y))  # type: ignore[arg-type]
+            _mid_placements(table, card, out)
         else:
             # A head goes onto a snake without a head, a tail onto one without a tail, and only
             # onto the open end of a mid-section (never onto a lone head's or tail's neck).
@@ -401,50 +357,9 @@ class State:
             row[i] = new
             self.table = tuple(row)
         elif kind is _CAP:
-            i = action.snake
-            s = table[i]
-            if action.end is _R:
-                new = Snake(s.cards + (card,), s.path + (None,))
-                if card.kind is HEAD:
-                    new = Snake(new.cards[::-1], new.path[::-1])
-            else:
-                new = Snake((card, *s.cards), (None, *s.path))
-                if card.kind is TAIL:
-                    new = Snake(new.cards[::-1], new.path[::-1])
-            if new.cards[0].kind is HEAD and new.cards[-1].kind is TAIL:
-                claimed = new
-                self.table = (*table[:i], *table[i + 1 :])
-            else:
-                self.table = (*table[:i], new, *table[i + 1 :])
+            claimed = self._push_cap(table, action, card)
         elif kind is _JOIN:
-            i, j = action.snake, action.snake2
-            s, u = table[i], table[j]
-            side = action.side
-            other = action.side2
-            flip_s = action.end is _L
-            flip_u = action.end2 is _R
-            if flip_s:
-                s = Snake(s.cards[::-1], s.path[::-1])
-            if flip_u:
-                u = Snake(u.cards[::-1], u.path[::-1])
-            cards = (*s.cards, card, *u.cards)
-            path: tuple[EndColour, ...] = (*s.path[:-1], side, other, *u.path[1:])
-            first, last = cards[0].kind, cards[-1].kind
-            if (
-                first is TAIL
-                or last is HEAD
-                or (first is not HEAD and last is not TAIL and (flip_s if i < j else flip_u))
-            ):
-                cards = cards[::-1]
-                path = path[::-1]
-                first, last = cards[0].kind, cards[-1].kind
-            new = Snake(cards, path)
-            lo, hi = (i, j) if i < j else (j, i)
-            if (first is HEAD and last is TAIL) or self.rules.join_claim is JoinClaim.ALWAYS:
-                claimed = new
-                self.table = (*table[:lo], *table[lo + 1 : hi], *table[hi + 1 :])
-            else:
-                self.table = (*table[:lo], new, *table[lo + 1 : hi], *table[hi + 1 :])
+            claimed = self._push_join(table, action, card)
         else:
             self.table = (*table, lone(card))
         seat = self.to_move
@@ -457,6 +372,57 @@ class State:
         self.turns += 1
         self.to_move = (seat + 1) % self.players
         return _new_placement(Placement, (seat, card, action, claimed))
+
+    def _push_cap(self, table: tuple[Snake, ...], action: Action, card: Card) -> Snake | None:
+        """The table part of :meth:`push` for a cap: sets the table and returns the snake the
+        cap completes, which is claimed."""
+        i = action.snake
+        s = table[i]
+        if action.end is _R:
+            new = Snake(s.cards + (card,), s.path + (None,))
+            if card.kind is HEAD:
+                new = Snake(new.cards[::-1], new.path[::-1])
+        else:
+            new = Snake((card, *s.cards), (None, *s.path))
+            if card.kind is TAIL:
+                new = Snake(new.cards[::-1], new.path[::-1])
+        if new.cards[0].kind is HEAD and new.cards[-1].kind is TAIL:
+            self.table = (*table[:i], *table[i + 1 :])
+            return new
+        self.table = (*table[:i], new, *table[i + 1 :])
+        return None
+
+    def _push_join(self, table: tuple[Snake, ...], action: Action, card: Card) -> Snake | None:
+        """The table part of :meth:`push` for a join: sets the table and returns the joined snake
+        when it is claimed."""
+        i, j = action.snake, action.snake2
+        s, u = table[i], table[j]
+        side = action.side
+        other = action.side2
+        flip_s = action.end is _L
+        flip_u = action.end2 is _R
+        if flip_s:
+            s = Snake(s.cards[::-1], s.path[::-1])
+        if flip_u:
+            u = Snake(u.cards[::-1], u.path[::-1])
+        cards = (*s.cards, card, *u.cards)
+        path: tuple[EndColour, ...] = (*s.path[:-1], side, other, *u.path[1:])
+        first, last = cards[0].kind, cards[-1].kind
+        if (
+            first is TAIL
+            or last is HEAD
+            or (first is not HEAD and last is not TAIL and (flip_s if i < j else flip_u))
+        ):
+            cards = cards[::-1]
+            path = path[::-1]
+            first, last = cards[0].kind, cards[-1].kind
+        new = Snake(cards, path)
+        lo, hi = (i, j) if i < j else (j, i)
+        if (first is HEAD and last is TAIL) or self.rules.join_claim is JoinClaim.ALWAYS:
+            self.table = (*table[:lo], *table[lo + 1 : hi], *table[hi + 1 :])
+            return new
+        self.table = (*table[:lo], new, *table[lo + 1 : hi], *table[hi + 1 :])
+        return None
 
     def undo(self) -> None:
         """Take back the last draw or placement. Raises ``IndexError`` when there is none."""
@@ -488,6 +454,11 @@ class State:
         other._undo = []
         return other
 
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds in hand: none in the classic game (empty)."""
+        return ()
+
     def _why_illegal(self, action: Action) -> str:
         card = self.drawn
         assert card is not None
@@ -501,14 +472,20 @@ class State:
         if action.kind is _NEW:
             return f"{card} fits onto a snake, so it may not start a new one"
         if action.kind is _CAP:
-            if card.kind is MID:
-                return f"{card} is a mid-section: say which side touches (e.g. {action}:{card.a})"
-            s = self.table[action.snake]
-            if s.length == 1 and s.cards[0].kind is not MID:
-                return "a head or tail never goes onto a lone head or tail"
-            if (card.kind is HEAD and s.has_head) or (card.kind is TAIL and s.has_tail):
-                return f"snake {action.snake + 1} already has a {card.kind.name.lower()}"
-            return f"{card} does not fit the {action.end} end of snake {action.snake + 1}"
+            return self._why_cap_illegal(action, card)
+        return self._why_mid_illegal(action, card)
+
+    def _why_cap_illegal(self, action: Action, card: Card) -> str:
+        if card.kind is MID:
+            return f"{card} is a mid-section: say which side touches (e.g. {action}:{card.a})"
+        s = self.table[action.snake]
+        if s.length == 1 and s.cards[0].kind is not MID:
+            return "a head or tail never goes onto a lone head or tail"
+        if (card.kind is HEAD and s.has_head) or (card.kind is TAIL and s.has_tail):
+            return f"snake {action.snake + 1} already has a {card.kind.name.lower()}"
+        return f"{card} does not fit the {action.end} end of snake {action.snake + 1}"
+
+    def _why_mid_illegal(self, action: Action, card: Card) -> str:
         if card.kind is not MID:
             return f"{card} has a single side: write a cap such as {action.snake + 1}{action.end}"
         if action.side not in (card.a, card.b):
@@ -522,6 +499,55 @@ class State:
             if s.has_tail and u.has_tail:
                 return "the joined snake would have two tails"
         return "the colours do not match"
+
+
+def _mid_placements(table: tuple[Snake, ...], card: Card, out: list[Action]) -> None:
+    """The extends and joins of the mid-section ``card`` onto ``table``, added to ``out`` in the
+    order :meth:`State.legal_actions` gives."""
+    x = card.a
+    y = card.b
+    ext_x = EXTENDS[x]  # type: ignore[index]
+    ext_y = EXTENDS[y]  # type: ignore[index]
+    ends_x: list[tuple[int, End, Snake]] = []
+    ends_y: list[tuple[int, End, Snake]] = []
+    for i, s in enumerate(table):
+        path = s.path
+        # A closed end (None) is none of the colours: it adds nothing.
+        c = path[0]
+        if c is x:
+            out.append(ext_x[i][0])
+            ends_x.append((i, _L, s))
+        elif c is y:
+            out.append(ext_y[i][0])
+            ends_y.append((i, _L, s))
+        elif c is WILD:
+            out.append(ext_x[i][0])
+            out.append(ext_y[i][0])
+            ends_x.append((i, _L, s))
+            ends_y.append((i, _L, s))
+        c = path[-1]
+        if c is x:
+            out.append(ext_x[i][1])
+            ends_x.append((i, _R, s))
+        elif c is y:
+            out.append(ext_y[i][1])
+            ends_y.append((i, _R, s))
+        elif c is WILD:
+            out.append(ext_x[i][1])
+            out.append(ext_y[i][1])
+            ends_x.append((i, _R, s))
+            ends_y.append((i, _R, s))
+    if ends_x and ends_y:
+        for i, e, s in ends_x:
+            h = s.cards[0].kind is HEAD
+            t = s.cards[-1].kind is TAIL
+            for j, f, u in ends_y:
+                if (
+                    i != j
+                    and not (h and u.cards[0].kind is HEAD)
+                    and not (t and u.cards[-1].kind is TAIL)
+                ):
+                    out.append(join(i, e, x, j, f, y))  # type: ignore[arg-type]
 
 
 def deal(deck: Deck, rng: random.Random) -> list[Card]:

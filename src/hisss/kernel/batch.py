@@ -34,6 +34,7 @@ from numba import njit
 
 from hisss.core import Deck, JoinClaim, Rules
 from hisss.core.cards import CARD_KINDS
+from hisss.kernel.batch_observe import _observe
 from hisss.kernel.batch_rules import (
     A_INDEX,
     ACT_FIELDS,
@@ -62,7 +63,6 @@ from hisss.kernel.batch_rules import (
     MAX_BOT_ACTIONS,
     RANDOM_SEAT,
     _advance,
-    _observe,
     _part,
     _play_turn,
     _reward,

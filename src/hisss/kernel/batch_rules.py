@@ -1,8 +1,9 @@
 """The rules of the batched compiled environment (:mod:`hisss.kernel.batch`), as numba pieces:
 the layout of its arrays (the columns of a listed action, the rows of a game's ``info``, the
 entries of ``conf``), dealing, listing a seat's actions with their indices in the ``v1`` space,
-the bots' choices, applying a placement, the end of a game and its rewards, the observation and
-the mask. :mod:`hisss.kernel.batch` puts them together in its two entry points.
+the bots' choices, applying a placement, the end of a game and its rewards, and the mask (the
+observation is :mod:`hisss.kernel.batch_observe`'s). :mod:`hisss.kernel.batch` puts them together
+in its two entry points.
 
 Compiled code is cached on disk as for :mod:`hisss.kernel.steps`, whose version this file names
 in :data:`STEPS_DIGEST` (a test keeps it true).
@@ -25,21 +26,13 @@ from hisss.kernel.steps import (
     _J_IE,
     _J_J,
     _J_JE,
-    _LC,
-    _LK,
-    _LN,
     _MIX1,
     _MIX2,
-    _RC,
-    _RK,
     _S27,
     _S30,
     _S31,
     BOT_GREEDY,
-    CLOSED,
-    K_HEAD,
     K_MID,
-    K_TAIL,
     SC_FIRST_TO,
     SC_LONGEST,
     SC_SNAKES,
@@ -336,12 +329,8 @@ def _apply(arrays: Any, size: int, act: Any, cards: Any, conf: Any) -> tuple[int
 @_inline
 def _winners(pits: Any, players: int, scoring: int, target: int) -> int:
     """The winners as a bit mask, as :func:`hisss.core.scoring.score` decides them."""
-    everyone = (1 << players) - 1
     if scoring == SC_FIRST_TO:
-        reached = 0
-        for s in range(players):
-            if pits[s, 0] >= target:
-                reached |= 1 << s
+        reached = _reached(pits, players, target)
         if reached != 0 and (reached & (reached - 1)) == 0:
             return reached
     if scoring == SC_SNAKES:
@@ -350,20 +339,36 @@ def _winners(pits: Any, players: int, scoring: int, target: int) -> int:
         first, second = 2, 0
     else:
         first, second = 0, 2
-    tied = everyone
+    tied = (1 << players) - 1
     for column in (first, second):
-        top = -1
-        for s in range(players):
-            if tied & (1 << s):
-                top = max(top, pits[s, column])
-        out = 0
-        for s in range(players):
-            if tied & (1 << s) and pits[s, column] == top:
-                out |= 1 << s
-        tied = out
+        tied = _tops(pits, players, tied, column)
         if (tied & (tied - 1)) == 0:
             return tied
     return tied
+
+
+@_inline
+def _reached(pits: Any, players: int, target: int) -> int:
+    """The seats whose pits hold at least ``target`` cards, as a bit mask."""
+    reached = 0
+    for s in range(players):
+        if pits[s, 0] >= target:
+            reached |= 1 << s
+    return reached
+
+
+@_inline
+def _tops(pits: Any, players: int, tied: int, column: int) -> int:
+    """Of the seats in the bit mask ``tied``, those with the most in the pits' ``column``."""
+    top = -1
+    for s in range(players):
+        if tied & (1 << s):
+            top = max(top, pits[s, column])
+    out = 0
+    for s in range(players):
+        if tied & (1 << s) and pits[s, column] == top:
+            out |= 1 << s
+    return out
 
 
 @_inline
@@ -529,68 +534,3 @@ def _advance(
         )
         k = _bot_pick(rng, bots[seat], scratch_acts, n)
         _play_turn(arrays, scratch_acts[k], seat, cards, conf, rng, info, remaining, pits, hands)
-
-
-@_part
-def _observe(
-    obs: Any, scale: Any, work: Any, info: Any, remaining: Any, pits: Any, hands: Any, conf: Any
-) -> None:
-    """Write the learner's ``v1`` observation (multiplied by ``scale``) into ``obs``."""
-    for k in range(obs.shape[0]):
-        obs[k] = 0.0
-    players = conf[C_PLAYERS]
-    seat = info[I_SEAT]
-    snakes = conf[C_SNAKES]
-    hand = conf[C_HAND] > 0
-    kinds = remaining.shape[0]
-    if hand:
-        for k in range(players):
-            other = (seat + k) % players
-            if other == seat or conf[C_OPEN] > 0:
-                base = kinds * k
-                for c in range(kinds):
-                    obs[base + c] = hands[other, c] * scale[base + c]
-        base = kinds * players
-    else:
-        if info[I_DRAWN] >= 0:
-            obs[info[I_DRAWN]] = scale[info[I_DRAWN]]
-        base = kinds
-    size = min(info[I_SIZE], snakes)
-    for i in range(size):
-        b = base + 18 * i
-        obs[b] = scale[b]
-        lc = work[_LC, i]
-        rc = work[_RC, i]
-        if lc != CLOSED:
-            obs[b + 1 + lc] = scale[b + 1 + lc]
-        if rc != CLOSED:
-            obs[b + 8 + rc] = scale[b + 8 + rc]
-        if work[_LK, i] == K_HEAD:
-            obs[b + 15] = scale[b + 15]
-        if work[_RK, i] == K_TAIL:
-            obs[b + 16] = scale[b + 16]
-        obs[b + 17] = work[_LN, i] * scale[b + 17]
-    base += 18 * snakes
-    width = 5 if hand else 4
-    for k in range(players):
-        other = (seat + k) % players
-        b = base + width * k
-        obs[b] = pits[other, 0] * scale[b]
-        obs[b + 1] = pits[other, 1] * scale[b + 1]
-        obs[b + 2] = pits[other, 2] * scale[b + 2]
-        if other == info[I_TO_MOVE]:
-            obs[b + 3] = scale[b + 3]
-        if hand:
-            held = 0
-            for c in range(kinds):
-                held += hands[other, c]
-            obs[b + 4] = held * scale[b + 4]
-    base += width * players
-    for c in range(kinds):
-        n = remaining[c]
-        if hand:
-            for s in range(players):
-                if s != seat and conf[C_OPEN] == 0:
-                    n += hands[s, c]
-        obs[base + c] = n * scale[base + c]
-    obs[base + kinds] = info[I_LEFT] * scale[base + kinds]

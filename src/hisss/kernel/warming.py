@@ -1,12 +1,12 @@
 """Compiling the expert's kernel ahead of its first use, so that nobody waits for it.
 
-numba compiles :mod:`hisss.kernel.rollout` on its first use: some 50 s of CPU after an install
-(every later process loads the cached code in about a second). The interactive front ends
-(``hisss serve``, ``hisss play``) call :func:`start_warming` as they start: a child process, at
-a low priority, compiles the kernel into numba's on-disk cache, then this process loads it from
-there. Until then :func:`is_warming` is true and the expert plays ``careful``'s placement instead
-of waiting (:mod:`hisss.bots.expert`). Where numba cannot cache (a read-only install without
-``NUMBA_CACHE_DIR``) the thread compiles in this process instead.
+numba compiles :mod:`hisss.kernel.rollout` on its first use, which takes long after an install
+(later processes load the cached code much faster: ``docs/operations.md`` has the figures). The
+interactive front ends (``hisss serve``, ``hisss play``) call :func:`start_warming` as they start: a
+child process, at a low priority, compiles the kernel into numba's on-disk cache, then this process
+loads it from there. Until then :func:`is_warming` is true and the expert plays ``careful``'s
+placement instead of waiting (:mod:`hisss.bots.expert`). Where numba cannot cache (a read-only
+install without ``NUMBA_CACHE_DIR``) the thread compiles in this process instead.
 
 Without a warm-up started (simulations, tournaments, benchmarks) nothing changes: the first
 rollout compiles, or loads, the kernel where it is called, so results never depend on timing.

@@ -20,6 +20,7 @@ class Figures(Protocol):
     """Where a client counts what it measured."""
 
     latencies: list[float]
+    peer_latencies: list[float]
 
     def error(self, kind: str) -> None: ...
 
@@ -28,7 +29,8 @@ class Driver(Protocol):
     """What a client asks of the load test (:class:`hisss.loadgen.loadtest.LoadTest`)."""
 
     level: str
-    ws_base: str
+    #: The websocket base of each server (``ws://host:port``); the seats are spread over them.
+    ws_bases: tuple[str, ...]
     think: float
     measure_from: float
     deadline: float
@@ -49,6 +51,8 @@ class Table:
         self.websocket: str = created["websocket"]
         self.tokens = [seat["token"] for seat in created["seats"]]
         self.acked: list[int] = []
+        #: The steps sent and not yet seen by the other seat: version to (seat, time sent).
+        self.unseen: dict[int, tuple[int, float]] = {}
         self.over = asyncio.Event()
         #: The position both seats' clients play from, and the version it is at.
         self.mirror: Game | None = None
@@ -91,7 +95,9 @@ class Player(asyncio.Protocol):
         self.seat = seat
         self.rng = rng
         self.bot = make_bot(test.level)
-        self.uri = parse_uri(test.ws_base + table.websocket)
+        # With several servers, the seats of a game are spread over them.
+        bases = test.ws_bases
+        self.uri = parse_uri(bases[(seat - 1) % len(bases)] + table.websocket)
         self.ws = ClientProtocol(self.uri, max_size=None)
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[None] = self.loop.create_future()
@@ -164,11 +170,18 @@ class Player(asyncio.Protocol):
             return
         version = message["version"]
         sent = self.sent
+        now = time.monotonic()
         if sent is not None and version >= sent[0]:
             if sent[1] >= self.test.measure_from:
-                figures.latencies.append(time.monotonic() - sent[1])
+                figures.latencies.append(now - sent[1])
             table.acked.append(sent[0])
             self.sent = None
+        for step in [
+            v for v, (seat, _) in table.unseen.items() if v <= version and seat != self.seat
+        ]:
+            at = table.unseen.pop(step)[1]
+            if at >= self.test.measure_from:
+                figures.peer_latencies.append(now - at)
         mirror = self.test.follow(table, message)
         self.seen = version
         if message["phase"] == "over":
@@ -213,6 +226,7 @@ class Player(asyncio.Protocol):
             action = self.bot.choose(mirror.state, self.rng)
             step = {"type": "play", "version": version, "action": str(action)}
         self.sent = (version + 1, time.monotonic())
+        self.table.unseen[version + 1] = (self.seat, self.sent[1])
         self._send(step)
         self._flush()
 

@@ -28,17 +28,12 @@ import asyncio
 import contextlib
 import functools
 import json
-import os
 import random
-import re
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +41,7 @@ from typing import Any
 import orjson
 
 from hisss.bots import make_bot
-from hisss.core import RAINBOW, HisssError, Rules, parse_action, parse_card
+from hisss.core import RAINBOW, Rules, parse_action, parse_card
 from hisss.loadgen.client import (
     MAX_RECONNECT_PAUSE,
     RECONNECT_GRACE,
@@ -56,19 +51,20 @@ from hisss.loadgen.client import (
     refused,
     same,
 )
+from hisss.loadgen.servers import LoadTestError, LocalServer, running_on, split_cpus
 from hisss.record import Game, GameRecord, Seat, replay_game
 from hisss.server.run import loop_factory
 from hisss.storage import EntryKind
 
-READY = re.compile(r"Hisss is ready: open (http://127\.0\.0\.1:\d+/)")
-
-#: The keys of the JSON summary, in order.
 KEYS = (
     "games",
     "actions",
     "actions_per_second",
     "p50_ms",
     "p99_ms",
+    "peer_p50_ms",
+    "peer_p99_ms",
+    "servers",
     "errors",
     "lost_actions",
     "server_cpu_ms_per_step",
@@ -81,10 +77,6 @@ KEYS = (
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-class LoadTestError(HisssError):
-    """The load test could not run (the server did not start, a bad address)."""
-
-
 @dataclass
 class Figures:
     """What a load test measured."""
@@ -92,6 +84,11 @@ class Figures:
     games: int = 0
     finished: int = 0
     latencies: list[float] = field(default_factory=list)
+    #: From sending a step to the other seat receiving the state that holds it (on the other
+    #: server when there are two).
+    peer_latencies: list[float] = field(default_factory=list)
+    #: The servers the seats were spread over.
+    servers: int = 1
     errors: int = 0
     error_kinds: dict[str, int] = field(default_factory=dict)
     lost_actions: int = 0
@@ -124,6 +121,7 @@ class Figures:
         (1.0, 2.0)
         """
         ordered = sorted(self.latencies)
+        peers = sorted(self.peer_latencies)
         per_step = None
         if self.server_cpu is not None and ordered:
             per_step = round(self.server_cpu / len(ordered) * 1000, 3)
@@ -133,6 +131,9 @@ class Figures:
             "actions_per_second": round(len(ordered) / self.seconds, 1) if self.seconds else 0.0,
             "p50_ms": round(_quantile(ordered, 0.50) * 1000, 1),
             "p99_ms": round(_quantile(ordered, 0.99) * 1000, 1),
+            "peer_p50_ms": round(_quantile(peers, 0.50) * 1000, 1),
+            "peer_p99_ms": round(_quantile(peers, 0.99) * 1000, 1),
+            "servers": self.servers,
             "errors": self.errors,
             "lost_actions": self.lost_actions,
             "server_cpu_ms_per_step": per_step,
@@ -177,12 +178,15 @@ def _http(url: str, method: str = "GET", body: object = None, timeout: float = 3
 
 
 class LoadTest:
-    """Drives games against a server at ``base`` (``http://host:port``) until ``deadline``."""
+    """Drives games against a server at ``base`` (``http://host:port``) until ``deadline``;
+    with ``peers`` (more servers of the same games) each game's seats are spread over ``base``
+    and them."""
 
     def __init__(
         self,
         base: str,
         *,
+        peers: tuple[str, ...] = (),
         level: str = "easy",
         think: float = 1.0,
         seed: int = 1,
@@ -190,11 +194,13 @@ class LoadTest:
         server_cpu: Callable[[], float | None] | None = None,
     ) -> None:
         self.base = base.rstrip("/")
-        self.ws_base = "ws" + self.base.removeprefix("http")
+        self.ws_bases = tuple(
+            "ws" + server.rstrip("/").removeprefix("http") for server in (base, *peers)
+        )
         self.level = level
         self.think = think
         self.rng = random.Random(seed)
-        self.figures = Figures()
+        self.figures = Figures(servers=len(self.ws_bases))
         self.tables: list[Table] = []
         self.progress = progress
         self.deadline = 0.0
@@ -392,23 +398,6 @@ class LoadTest:
         self.count_lost(stored)
 
 
-def process_cpu_seconds(pid: int) -> float | None:
-    """The user and system CPU seconds of process ``pid`` from Linux's ``/proc``; ``None``
-    elsewhere or when the process is gone.
-
-    >>> process_cpu_seconds(os.getpid()) > 0 if Path("/proc/self/stat").exists() else True
-    True
-    """
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
-    except OSError:
-        return None
-    # The command name (field 2) may hold spaces: the fields that follow come after its ")".
-    fields = text.rpartition(")")[2].split()
-    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
-    return (utime + stime) / os.sysconf("SC_CLK_TCK")
-
-
 def _text(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
@@ -419,55 +408,16 @@ def _raw(url: str) -> str:
         return text
 
 
-class LocalServer:
-    """This module run as a server subprocess on 127.0.0.1 with a database URL."""
+@dataclass(frozen=True, slots=True)
+class Crowd:
+    """How a load test's players play: the bots' ``level``, the pause before each move
+    (``think``, seconds), the seconds over which the games start (``ramp``: people do not all sit
+    down at the same instant) and the ``seed`` of their choices."""
 
-    def __init__(self, database: str, directory: Path, cpus: tuple[int, ...] | None = None) -> None:
-        self.database = database
-        self.directory = directory
-        #: The CPUs the server runs on (``None``: any).
-        self.cpus = cpus
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.url = ""
-
-    def start(self, timeout: float = 60) -> str:
-        """Start the server; its address once it is ready. Raises :class:`LoadTestError`."""
-        out = self.directory / "server.out"
-        command = [sys.executable, "-m", "hisss.loadgen.loadtest", self.database]
-        if self.cpus:
-            command.append(",".join(map(str, self.cpus)))
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with out.open("wb") as stdout:
-            self.proc = subprocess.Popen(command, stdout=stdout, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = READY.search(out.read_text(encoding="utf-8", errors="replace"))
-            if found:
-                self.url = found.group(1)
-                return self.url
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        tail = out.read_text(encoding="utf-8", errors="replace")[-2000:]
-        raise LoadTestError(f"the server did not start:\n{tail}")
-
-    def cpu_seconds(self) -> float | None:
-        """The CPU time (user and system, every thread) the server process has used so far;
-        ``None`` where the system does not show it (no ``/proc``)."""
-        if self.proc is None:
-            return None
-        return process_cpu_seconds(self.proc.pid)
-
-    def stop(self) -> None:
-        """Stop the server (SIGTERM, then SIGKILL after 30 s)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=30)
+    level: str = "easy"
+    think: float = 1.0
+    ramp: float = 5.0
+    seed: int = 1
 
 
 def run_loadtest(
@@ -476,112 +426,69 @@ def run_loadtest(
     *,
     url: str | None = None,
     database: str | None = None,
-    level: str = "easy",
-    think: float = 1.0,
-    ramp: float = 5.0,
-    seed: int = 1,
+    crowd: Crowd = Crowd(),
     progress: Callable[[Figures], None] | None = None,
     separate_cpus: bool = True,
+    redis: str | None = None,
 ) -> Figures:
-    """Run a load test: against ``url``, or a new local server on ``database`` (an async
-    SQLAlchemy URL; default a temporary SQLite file). Raises :class:`LoadTestError`.
+    """Run a load test of ``games`` games played by ``crowd`` for ``seconds``: against ``url``,
+    or a new local server on ``database`` (an async SQLAlchemy URL; default a temporary SQLite
+    file). Raises :class:`LoadTestError`.
 
-    With ``separate_cpus``, a server the load test starts runs on half of the CPUs and the
-    load generator on the others (see :func:`split_cpus`)."""
+    With ``separate_cpus``, the servers the load test starts run on half of the CPUs and the
+    load generator on the others (see :func:`split_cpus`). With ``redis`` it starts two servers
+    sharing the database (which must be PostgreSQL) and their news through that Redis, and
+    seats each game's players one on each: ``peer_p99_ms`` is then the time a step takes to
+    reach the other process's player."""
     if games < 1 or seconds <= 0:
         raise LoadTestError("a load test needs at least one game and some seconds")
-    make_bot(level)  # an unknown level fails here, before anything starts
+    if redis is not None and (url is not None or not (database or "").startswith("postgresql")):
+        raise LoadTestError(
+            "--redis starts two servers: it needs --database postgresql+asyncpg://..."
+        )
+    make_bot(crowd.level)  # an unknown level fails here, before anything starts
     with tempfile.TemporaryDirectory(prefix="hisss-load-") as temp, contextlib.ExitStack() as stack:
-        server: LocalServer | None = None
+        servers: list[LocalServer] = []
         if url is None:
             from hisss.storage import database_url  # noqa: PLC0415
 
             db = database or database_url(f"sqlite:///{Path(temp) / 'load.db'}")
             split = split_cpus() if separate_cpus else None
             if split is not None:
-                stack.enter_context(_running_on(split[1]))
-            server = LocalServer(db, Path(temp), split[0] if split is not None else None)
-            url = server.start()
+                stack.enter_context(running_on(split[1]))
+            cpus = split[0] if split is not None else None
+            names = ("server", "peer") if redis is not None else ("server",)
+            servers = [LocalServer(db, Path(temp), cpus, redis=redis, name=n) for n in names]
         elif not url.startswith(("http://", "https://")):
             raise LoadTestError(f"--url {url!r}: expected http://HOST:PORT or https://HOST:PORT")
         try:
+            urls = [server.start() for server in servers] or [url or ""]
             test = LoadTest(
-                url,
-                level=level,
-                think=think,
-                seed=seed,
+                urls[0],
+                peers=tuple(urls[1:]),
+                level=crowd.level,
+                think=crowd.think,
+                seed=crowd.seed,
                 progress=progress,
-                server_cpu=server.cpu_seconds if server is not None else None,
+                server_cpu=_cpu_of(servers) if servers else None,
             )
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                figures = runner.run(test.run(games, seconds, ramp, check=server is None))
+                figures = runner.run(test.run(games, seconds, crowd.ramp, check=not servers))
         finally:
-            if server is not None:
+            for server in servers:
                 server.stop()
-        if server is not None:
-            # The server has stopped: read what its database holds.
-            asyncio.run(test.check_database(server.database))
-        figures.server_cpus = server.cpus if server is not None else None
+        if servers:
+            # The servers have stopped: read what their database holds.
+            asyncio.run(test.check_database(servers[0].database))
+        figures.server_cpus = servers[0].cpus if servers else None
         return figures
 
 
-def split_cpus() -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """The CPUs for a started server and for the load generator: the first half of the CPUs
-    this process may use, and the rest. ``None`` with fewer than two, or where the system does
-    not let a program choose its CPUs.
+def _cpu_of(servers: list[LocalServer]) -> Callable[[], float | None]:
+    """The CPU seconds the ``servers`` have used so far, together."""
 
-    The load generator does about half as much work as the server. On the same CPUs the two
-    take turns on them and the server's figures include the generator's disturbance; on CPUs of
-    their own the figures are more nearly the server's alone (on a two-CPU virtual machine, in
-    ten runs paired with runs on shared CPUs, the server's CPU per step was lower in eight, by
-    7 % on average).
+    def used() -> float | None:
+        seconds = [server.cpu_seconds() for server in servers]
+        return None if None in seconds else sum(s for s in seconds if s is not None)
 
-    >>> split = split_cpus()
-    >>> split is None or (set(split[0]).isdisjoint(split[1]) and len(split[0]) >= 1)
-    True
-    """
-    getaffinity = getattr(os, "sched_getaffinity", None)
-    if getaffinity is None:
-        return None
-    cpus = sorted(getaffinity(0))
-    if len(cpus) < 2:
-        return None
-    half = len(cpus) // 2
-    return tuple(cpus[:half]), tuple(cpus[half:])
-
-
-@contextlib.contextmanager
-def _running_on(cpus: tuple[int, ...]) -> Iterator[None]:
-    """Run the calling thread (and the threads it starts meanwhile) on ``cpus``, then as
-    before."""
-    before = os.sched_getaffinity(0)
-    os.sched_setaffinity(0, cpus)
-    try:
-        yield
-    finally:
-        os.sched_setaffinity(0, before)
-
-
-def _serve_main(argv: list[str]) -> None:
-    """The server subprocess: ``hisss serve`` on any free port of 127.0.0.1, tuned for load."""
-    import logging  # noqa: PLC0415
-
-    from hisss.server.run import serve  # noqa: PLC0415
-    from hisss.server.settings import Settings  # noqa: PLC0415
-
-    if len(argv) > 1:  # the CPUs of its own (see split_cpus), before any thread starts
-        os.sched_setaffinity(0, [int(cpu) for cpu in argv[1].split(",")])
-    logging.basicConfig(level=logging.WARNING)
-    settings = Settings(
-        database=argv[0],
-        bot_delay=0.0,
-        http_rate_per_second=0.0,
-        lookup_rate_per_second=0.0,
-        # Every client of the load test comes from one address.
-        max_connections_per_address=1_000_000,
-    )
-    serve(settings, "127.0.0.1", 0)
-
-
-if __name__ == "__main__":
-    _serve_main(sys.argv[1:])
+    return used

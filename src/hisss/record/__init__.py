@@ -2,9 +2,10 @@
 
 :mod:`hisss.record.game` owns the game driver, :class:`Game`, through which every front end plays
 (with the seats of :mod:`hisss.record.seats`); :mod:`hisss.record.format` owns the versioned JSON
-game-record format, its writing and the reading limits; :mod:`hisss.record.reading` reads a
-record field by field, with the pydantic models of :mod:`hisss.record.schema` (which also give
-the record's JSON Schema); :mod:`hisss.record.replay` rebuilds and checks a game from its record
+game-record format and its writing, with the parts its reading shares in :mod:`hisss.record.parts`
+(a turn, the record's error, the reading limits); :mod:`hisss.record.reading` reads a record
+field by field, with the pydantic models of :mod:`hisss.record.schema` (which also give the
+record's JSON Schema); :mod:`hisss.record.replay` rebuilds and checks a game from its record
 through the driver; :mod:`hisss.record.deckfile` reads user decks from TOML or JSON files. JSON
 text is read by :mod:`hisss.record.jsontext`, files by :mod:`hisss.record.files`, and
 :mod:`hisss.record.text` keeps messages to one line; :mod:`hisss.record.snakes` keeps the

@@ -1,11 +1,12 @@
 """The game-record format: a versioned, deterministic JSON text of one game.
 
-This module owns the record's value objects (:class:`Turn`, :class:`GameRecord`), their writing,
-:class:`RecordError`, :func:`load_record` / :func:`save_record`, and the reading limits. Games
-make their records through the game driver (:meth:`hisss.record.Game.record`). Reading a
-record's JSON text or values field by field is the job of :mod:`hisss.record.reading`, and
-checking that a record is a real game the job of :mod:`hisss.record.replay`. The format is
-described field by field in ``docs/record-format.md``.
+This module owns the whole record (:class:`GameRecord`), its writing, and :func:`load_record` /
+:func:`save_record`; it exports the parts it shares with the reading as well
+(:mod:`hisss.record.parts`: :class:`Turn`, :class:`RecordError`, the format's name and version
+and the reading limits). Games make their records through the game driver
+(:meth:`hisss.record.Game.record`). Reading a record's JSON text or values field by field is the
+job of :mod:`hisss.record.reading`, and checking that a record is a real game the job of
+:mod:`hisss.record.replay`. The format is described field by field in ``docs/record-format.md``.
 
 A record reads back as it was written:
 
@@ -34,14 +35,23 @@ from typing import Any
 from hisss.core.actions import Action
 from hisss.core.cards import Card
 from hisss.core.decks import Deck
-from hisss.core.errors import HisssError
 from hisss.core.rules import Rules
 from hisss.core.scoring import Result
 from hisss.record.files import FileTextError, read_text
-from hisss.record.jsontext import JsonPath
+from hisss.record.parts import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    HIDDEN_CARD,
+    MAX_RECORD_SIZE,
+    MAX_SEAT_NAME,
+    MAX_SEAT_NAME_CODE_POINTS,
+    RecordError,
+    Turn,
+)
 from hisss.record.text import printable, show_value, utf8_error
 
-# The text helpers are also importable from here, where they were first written.
+# The parts shared with the reading (hisss.record.parts) are exported from here too, and so are
+# the text helpers, where they were first written.
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
@@ -60,90 +70,10 @@ __all__ = [
     "utf8_error",
 ]
 
-#: The value of the ``format`` field: says the JSON text is a hisss game record.
-FORMAT_NAME = "hisss-record"
-#: The record version this module writes, and the newest it reads.
-FORMAT_VERSION = 1
-#: How a record made for one seat writes a card hidden in another seat's hand.
-HIDDEN_CARD = "?"
-#: The largest record a reader takes: bytes of a file, or characters of a text.
-MAX_RECORD_SIZE = 4 * 2**20
-#: The longest seat name a reader takes, in graphemes (earlier versions wrote up to this many
-#: characters); a new name has at most :data:`hisss.record.names.MAX_NAME`.
-MAX_SEAT_NAME = 64
-#: The most code points a seat name may have (what a JSON Schema can count): a grapheme of an
-#: emoji sequence takes several.
-MAX_SEAT_NAME_CODE_POINTS = 8 * MAX_SEAT_NAME
 #: Lines of the indented layout are kept within this width where the data allows.
 _WIDTH = 100
 #: The fields of a result, in the order they are written.
 _RESULT_FIELDS = ("winners", "decided_by", "cards", "snakes", "longest")
-
-
-class RecordError(HisssError, ValueError):
-    """A record text or mapping that is not a valid game record.
-
-    ``field`` is the path of the offending field (``turns[3].action``; empty for the text as a
-    whole) and ``path`` the same as keys and list indexes, ``line`` and ``column`` the place in the
-    JSON text (a syntax error has both; a bad field read from text has the line of its key or list
-    item), ``source`` names the file.
-    """
-
-    def __init__(
-        self,
-        field: str,
-        reason: str,
-        *,
-        line: int | None = None,
-        column: int | None = None,
-        source: str | None = None,
-        path: JsonPath = (),
-    ) -> None:
-        self.field = field
-        self.reason = reason
-        self.line = line
-        self.column = column
-        self.source = source
-        self.path = path
-        parts = []
-        if source:
-            parts.append(source)
-        if line is not None:
-            parts.append(f"line {line}" if column is None else f"line {line}, column {column}")
-        if field:
-            parts.append(field)
-        parts.append(reason)
-        super().__init__(printable(": ".join(parts)))
-
-    def with_source(self, source: str) -> RecordError:
-        """The same error naming the file it came from."""
-        return RecordError(
-            self.field,
-            self.reason,
-            line=self.line,
-            column=self.column,
-            source=source,
-            path=self.path,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One placement: the seat (0-based) that placed ``card`` as ``action``.
-
-    ``table`` (each table snake's notation after the turn) and ``pits`` (each seat's pit snakes
-    after the turn) are optional snapshots that replay checks when present; so is ``hands`` in the
-    hand variant (each seat's hand after the turn, in card notation; ``None`` for a hand hidden
-    from the seat a record was made for). In the hand variant ``card`` is the card played from
-    the hand, and ``action`` says where it went (it names no card).
-    """
-
-    player: int
-    card: Card
-    action: Action
-    table: tuple[str, ...] | None = None
-    pits: tuple[tuple[str, ...], ...] | None = None
-    hands: tuple[tuple[str, ...] | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -206,9 +136,9 @@ class GameRecord:
         Raises :class:`RecordError`. Whether the turns are a game played by the rules is checked
         by :func:`hisss.record.replay.replay`.
         """
-        from hisss.record import reading  # noqa: PLC0415 - it loads pydantic, and imports this
+        from hisss.record import reading  # noqa: PLC0415 - it loads pydantic
 
-        return reading.record_from_dict(data)
+        return cls(**reading.parts_from_dict(data)._asdict())
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -219,9 +149,9 @@ class GameRecord:
         :data:`MAX_RECORD_SIZE` characters and a seat name of more than :data:`MAX_SEAT_NAME` are
         refused, and so is text nested too deeply for the parser.
         """
-        from hisss.record import reading  # noqa: PLC0415 - it loads pydantic, and imports this
+        from hisss.record import reading  # noqa: PLC0415 - it loads pydantic
 
-        return reading.record_from_json(text)
+        return cls(**reading.parts_from_json(text)._asdict())
 
 
 _RawTurn = tuple[int, Card, Action, tuple[str, ...] | None, tuple[tuple[str, ...], ...] | None]

@@ -187,6 +187,28 @@ class Game:
         return state.to_move
 
     @property
+    def receiver(self) -> int | None:
+        """The seat (from 0) the next draw goes to: the seat to move in the classic game, in the
+        hand variant the seat whose hand it fills (during the deal too); ``None`` for the
+        starter or when no draw is due."""
+        state = self.state
+        if not state.started or not state.is_chance_node():
+            return None
+        if isinstance(state, HandState):
+            return state.receiver
+        return state.to_move
+
+    @property
+    def dealer_draws(self) -> bool:
+        """True when the next card is drawn by the game itself rather than by a seat: the
+        starter, and in the hand variant every card dealt into a hand (the deal and the
+        refills), since only the classic game's seats draw (``Rules.seats_draw``)."""
+        phase = self.phase
+        return phase is Phase.STARTING or (
+            phase in (Phase.DEAL, Phase.DRAW) and not self.rules.seats_draw
+        )
+
+    @property
     def has_hands(self) -> bool:
         """True in the hand variant."""
         return isinstance(self.state, HandState)

@@ -111,12 +111,14 @@ class _TooManyDigitsError(ValueError):
     """A whole number too long for Python to convert, found without its place."""
 
 
-def _read(text: str, what: str, whole_numbers: bool) -> object:
-    """:func:`read_json`, with a hook for every whole number when ``whole_numbers`` is true (a
-    hook costs time on every number, and the parser refuses a number too long without it)."""
-    refused: list[object] = []
+class _Hooks:
+    """The parser's hooks for :func:`_read`: they mark what JSON text may not hold (a repeated
+    key, NaN or Infinity, a number too large) and keep the marks in ``refused``."""
 
-    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def __init__(self) -> None:
+        self.refused: list[object] = []
+
+    def unique(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key not in out:
@@ -124,34 +126,39 @@ def _read(text: str, what: str, whole_numbers: bool) -> object:
             elif not isinstance(out, _Duplicated):
                 out = _Duplicated(out)
                 out.key = key
-                refused.append(out)
+                self.refused.append(out)
         return out
 
-    def refuse(reason: str) -> _Refused:
+    def refuse(self, reason: str) -> _Refused:
         marker = _Refused(reason)
-        refused.append(marker)
+        self.refused.append(marker)
         return marker
 
-    def constant(name: str) -> object:
-        return refuse(f"{name} is not a JSON number")
+    def constant(self, name: str) -> object:
+        return self.refuse(f"{name} is not a JSON number")
 
-    def number(literal: str) -> object:
+    def number(self, literal: str) -> object:
         value = float(literal)
-        return value if math.isfinite(value) else refuse(f"the number {literal} is too large")
+        return value if math.isfinite(value) else self.refuse(f"the number {literal} is too large")
 
-    def whole(literal: str) -> object:
+    def whole(self, literal: str) -> object:
         limit = sys.get_int_max_str_digits()
         if limit and len(literal.lstrip("-")) > limit:
-            return refuse(f"a whole number of more than {limit} digits is too long to read")
+            return self.refuse(f"a whole number of more than {limit} digits is too long to read")
         return int(literal)
 
+
+def _read(text: str, what: str, whole_numbers: bool) -> object:
+    """:func:`read_json`, with a hook for every whole number when ``whole_numbers`` is true (a
+    hook costs time on every number, and the parser refuses a number too long without it)."""
+    hooks = _Hooks()
     try:
         data = json.loads(
             text,
-            object_pairs_hook=unique,
-            parse_constant=constant,
-            parse_float=number,
-            parse_int=whole if whole_numbers else None,
+            object_pairs_hook=hooks.unique,
+            parse_constant=hooks.constant,
+            parse_float=hooks.number,
+            parse_int=hooks.whole if whole_numbers else None,
         )
     except json.JSONDecodeError as exc:
         reason = _syntax_reason(text, exc.msg, exc.pos, what)
@@ -162,8 +169,8 @@ def _read(text: str, what: str, whole_numbers: bool) -> object:
         if "digits" in str(exc) and not whole_numbers:
             raise _TooManyDigitsError(str(exc)) from None
         raise JsonTextError(f"not valid JSON: {exc}") from None
-    if refused:
-        raise _refusal(text, data, refused)
+    if hooks.refused:
+        raise _refusal(text, data, hooks.refused)
     return data
 
 

@@ -3,7 +3,7 @@ loaded records, ``--players``.
 
 A name is counted in graphemes (what a reader sees as one character: ``👩‍💻`` is one, made of
 three code points), at most :data:`MAX_NAME` of them for a new name; records are read with names
-of up to :data:`~hisss.record.format.MAX_SEAT_NAME` graphemes, the limit earlier versions wrote
+of up to :data:`~hisss.record.parts.MAX_SEAT_NAME` graphemes, the limit earlier versions wrote
 under. A name may hold letters of any script and emoji (sequences joined by a zero-width joiner
 included), but no control character, no bidirectional override or isolate, no zero-width space
 or other invisible format character, no private-use or unassigned code point: such characters can

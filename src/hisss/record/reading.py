@@ -1,23 +1,25 @@
-"""Reading a game record, from JSON text or plain values, into a :class:`GameRecord`.
+"""Reading a game record, from JSON text or plain values, into the parts of a record.
 
 The text is parsed by :func:`hisss.record.jsontext.read_json`; the shape of the values (types,
 required and unknown fields, the length of a seat name) is checked by
 :class:`hisss.record.schema.RecordModel`; what the values mean (notation, the number of seats,
 seat numbers, the rules and the deck) by the rules core. A bad field is named by its path, and in a
-text by the line where it is written. :meth:`GameRecord.from_json` and
-:meth:`GameRecord.from_dict` are the ways in; this module is imported when they are first used.
+text by the line where it is written. :meth:`~hisss.record.format.GameRecord.from_json` and
+:meth:`~hisss.record.format.GameRecord.from_dict` are the ways in: they make a
+:class:`~hisss.record.format.GameRecord` of the parts read here (:class:`RecordParts`), and this
+module is imported when they are first used.
 
->>> record_from_dict({"format": "hisss-record", "version": 1, "seats": []})
+>>> parts_from_dict({"format": "hisss-record", "version": 1, "seats": []})
 Traceback (most recent call last):
 ...
-hisss.record.format.RecordError: rules: missing
+hisss.record.parts.RecordError: rules: missing
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -29,26 +31,40 @@ from hisss.core.rules import Rules
 from hisss.core.snake import parse_snake
 from hisss.record.deckfile import deck_key_path
 from hisss.record.files import too_large
-from hisss.record.format import (
+from hisss.record.jsontext import JsonPath, JsonTextError, json_position, read_json
+from hisss.record.names import SeatNameError, check_name
+from hisss.record.parts import (
     FORMAT_NAME,
     FORMAT_VERSION,
     HIDDEN_CARD,
     MAX_RECORD_SIZE,
     MAX_SEAT_NAME,
-    GameRecord,
     RecordError,
     Turn,
 )
-from hisss.record.jsontext import JsonPath, JsonTextError, json_position, read_json
-from hisss.record.names import SeatNameError, check_name
 from hisss.record.schema import RecordModel, ResultModel, TurnModel, first_error
 from hisss.record.text import show_value
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def record_from_json(text: object) -> GameRecord:
-    """The record of a JSON text, as :meth:`GameRecord.from_json` describes."""
+class RecordParts(NamedTuple):
+    """What a record read holds, field by field as
+    :class:`~hisss.record.format.GameRecord` takes them."""
+
+    rules: Rules
+    deck: Deck
+    seats: tuple[str, ...]
+    cards: tuple[Card | None, ...]
+    turns: tuple[Turn, ...]
+    seed: int | None
+    result: dict[str, Any] | None
+    version: int
+
+
+def parts_from_json(text: object) -> RecordParts:
+    """The parts of the record of a JSON text, as
+    :meth:`~hisss.record.format.GameRecord.from_json` describes."""
     if not isinstance(text, str):
         raise RecordError("", f"a record must be JSON text, not {type(text).__name__}")
     if len(text) > MAX_RECORD_SIZE:
@@ -62,7 +78,7 @@ def record_from_json(text: object) -> GameRecord:
             field_text(path), exc.reason, line=exc.line, column=exc.column, path=path
         ) from None
     try:
-        return record_from_dict(data)
+        return parts_from_dict(data)
     except RecordError as exc:
         where = json_position(text, exc.path) if exc.path and exc.line is None else None
         if where is None:
@@ -70,8 +86,9 @@ def record_from_json(text: object) -> GameRecord:
         raise RecordError(exc.field, exc.reason, line=where[0], path=exc.path) from None
 
 
-def record_from_dict(data: object) -> GameRecord:
-    """The record of plain JSON values, as :meth:`GameRecord.from_dict` describes."""
+def parts_from_dict(data: object) -> RecordParts:
+    """The parts of the record of plain JSON values, as
+    :meth:`~hisss.record.format.GameRecord.from_dict` describes."""
     if not isinstance(data, dict):
         raise RecordError("", f"a record must be a JSON object, not {show_value(data)}")
     # The version is checked before anything else: a newer record may have other fields.
@@ -115,7 +132,7 @@ def record_from_dict(data: object) -> GameRecord:
         for i, card in enumerate(shape.cards)
     )
     turns = tuple(_read_turn(turn, ("turns", i), players) for i, turn in enumerate(shape.turns))
-    return GameRecord(rules, deck, seats, cards, turns, shape.seed, result, version)
+    return RecordParts(rules, deck, seats, cards, turns, shape.seed, result, version)
 
 
 def field_text(path: JsonPath) -> str:

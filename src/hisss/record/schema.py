@@ -8,8 +8,9 @@ too, so that other tools can check a record. :func:`first_error` turns pydantic'
 the path of the field and a sentence. ``python -m hisss.record.schema`` prints the JSON Schema
 published as ``docs/record.schema.json``.
 
-Importing pydantic and building the models takes some 30 to 90 milliseconds, so :mod:`hisss.record`
-imports this module only when a record or a deck file is read.
+Importing pydantic and building the models takes a noticeable time (``docs/record-format.md``
+has the figure), so :mod:`hisss.record` imports this module only when a record or a deck file is
+read.
 
 >>> RecordModel.model_json_schema()["properties"]["format"]["const"]
 'hisss-record'
@@ -25,13 +26,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hisss.core.decks import MAX_COPIES
 from hisss.core.rules import MAX_HAND_SIZE, MAX_PLAYERS_OPTION, MIN_PLAYERS, JoinClaim, Scoring
-from hisss.record.format import (
+from hisss.record.jsontext import JsonPath
+from hisss.record.parts import (
     FORMAT_NAME,
     FORMAT_VERSION,
     MAX_SEAT_NAME,
     MAX_SEAT_NAME_CODE_POINTS,
 )
-from hisss.record.jsontext import JsonPath
 from hisss.record.text import printable, show_value
 
 #: The JSON Schema dialect of :func:`record_schema`.

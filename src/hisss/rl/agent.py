@@ -281,7 +281,6 @@ def plot_curve(
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
-    from matplotlib.ticker import FixedLocator, NullLocator  # noqa: PLC0415
 
     if not checkpoints:
         raise ValueError("plot_curve needs at least one checkpoint")
@@ -296,16 +295,7 @@ def plot_curve(
         label=f"random against random (1/{players} by symmetry, not measured)",
     )
     if reference is not None:
-        name, ref = reference
-        ax.axhspan(ref.low, ref.high, color="C2", alpha=0.12, lw=0)
-        ax.axhline(
-            ref.win_share,
-            color="C2",
-            ls=":",
-            lw=1.5,
-            label=f"{name} bot on the same {ref.deals} deals: {100 * ref.win_share:.1f}%"
-            " (band: 95% interval)",
-        )
+        _draw_reference(ax, *reference)
     ax.errorbar(
         xs,
         [e.win_share for e in evals],
@@ -328,6 +318,31 @@ def plot_curve(
             label=f"agent's most probable action after {games} games"
             f" ({result.deals} other deals x {players} seats)",
         )
+    _label_axes(ax, xs, [e.low for e in evals] + [1 / players], players)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _draw_reference(ax: Any, name: str, ref: Evaluation) -> None:
+    """A bot's evaluation on the same deals: a line and its 95% band."""
+    ax.axhspan(ref.low, ref.high, color="C2", alpha=0.12, lw=0)
+    ax.axhline(
+        ref.win_share,
+        color="C2",
+        ls=":",
+        lw=1.5,
+        label=f"{name} bot on the same {ref.deals} deals: {100 * ref.win_share:.1f}%"
+        " (band: 95% interval)",
+    )
+
+
+def _label_axes(ax: Any, xs: list[int], lows: list[float], players: int) -> None:
+    """The curve's scales, ticks, labels and title."""
+    from matplotlib.ticker import FixedLocator, NullLocator  # noqa: PLC0415
+
     ax.set_xscale("symlog", linthresh=10, linscale=0.5)
     ax.set_xlim(-0.5, max(xs) * 1.4)
     ax.xaxis.set_major_locator(FixedLocator(xs))
@@ -335,15 +350,9 @@ def plot_curve(
     ax.set_xticklabels([str(x) for x in xs])
     ax.set_xlabel("games played in training (symmetric-log scale)")
     ax.set_ylabel("win share against random")
-    lows = [e.low for e in evals] + [1 / players]
     ax.set_ylim(max(0.0, min(lows) - 0.1), 1)
     ax.set_title(
         f"Linear policy-gradient agent on hisss/Hisss-v0 ({players} players, rainbow)\n"
         "win share against random on held-out mirrored deals, bars: 95% intervals over deals",
         fontsize=10,
     )
-    ax.legend(loc="lower right", fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)

@@ -53,7 +53,9 @@ class BatchedHisssEnv(VectorEnv):
         "render_modes": [],
     }
 
-    def __init__(
+    # Gymnasium makes an environment from its keyword options (gymnasium.make(id, **options)):
+    # they are its public interface, as a command's options are, so each is a parameter.
+    def __init__(  # noqa: PLR0913
         self,
         num_envs: int = 1024,
         players: int = 2,
@@ -78,25 +80,7 @@ class BatchedHisssEnv(VectorEnv):
             raise ConfigError(
                 f"seat must be a seat number from 0 to {players - 1} or 'random', not {seat!r}"
             )
-        names = [opponents] if isinstance(opponents, str) else opponents
-        if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
-            raise ConfigError(
-                "opponents of the batched environment are bot names: "
-                f"{', '.join(KERNEL_BOTS)} (one for all, or one per other seat)"
-            )
-        if len(names) == 1:
-            names = list(names) * (players - 1)
-        if len(names) != players - 1:
-            raise ConfigError(
-                f"opponents: {len(names)} names for {players - 1} other seats "
-                "(give one name for all of them, or one per seat)"
-            )
-        unknown = [n for n in names if n not in KERNEL_BOTS]
-        if unknown:
-            raise ConfigError(
-                f"opponent {unknown[0]!r} is not played in the compiled kernel "
-                f"(bots that are: {', '.join(KERNEL_BOTS)}; HisssEnv plays every bot)"
-            )
+        names = _opponent_names(opponents, players)
         if not isinstance(copy, bool):
             raise ConfigError(f"copy must be true or false, not {copy!r}")
         self.space = Space(game.rules, game.deck, players, "v1", normalize)
@@ -117,14 +101,7 @@ class BatchedHisssEnv(VectorEnv):
         )
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         seat_code = -1 if seat == "random" else int(seat)
-        if seat_code < 0:
-            if len(set(names)) > 1:
-                raise ConfigError("with seat='random' give one opponent name for every other seat")
-            codes = [KERNEL_BOTS[names[0]]] * players
-        else:  # the opponents fill the other seats in seat order
-            codes = [0] * players
-            for k, name in enumerate(names):
-                codes[k if k < seat_code else k + 1] = KERNEL_BOTS[name]
+        codes = _bot_codes(names, seat_code, players)
         batch = importlib.import_module("hisss.kernel.batch")
         scale = self.space._scale if normalize else np.ones(self.space.layout.size, np.float32)
         self._games = batch.BatchedGames(
@@ -234,3 +211,41 @@ class BatchedHisssEnv(VectorEnv):
 
 
 __all__ = ["KERNEL_BOTS", "BatchedHisssEnv"]
+
+
+def _opponent_names(opponents: object, players: int) -> list[str]:
+    """The kernel bots of the other seats, in seat order: ``opponents`` is one name for all of
+    them or one per seat."""
+    names = [opponents] if isinstance(opponents, str) else opponents
+    if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+        raise ConfigError(
+            "opponents of the batched environment are bot names: "
+            f"{', '.join(KERNEL_BOTS)} (one for all, or one per other seat)"
+        )
+    if len(names) == 1:
+        names = list(names) * (players - 1)
+    if len(names) != players - 1:
+        raise ConfigError(
+            f"opponents: {len(names)} names for {players - 1} other seats "
+            "(give one name for all of them, or one per seat)"
+        )
+    unknown = [n for n in names if n not in KERNEL_BOTS]
+    if unknown:
+        raise ConfigError(
+            f"opponent {unknown[0]!r} is not played in the compiled kernel "
+            f"(bots that are: {', '.join(KERNEL_BOTS)}; HisssEnv plays every bot)"
+        )
+    return list(names)
+
+
+def _bot_codes(names: list[str], seat_code: int, players: int) -> list[int]:
+    """The kernel's bot code of every seat; the learning seat's (``seat_code``, -1 for a random
+    seat) is never read."""
+    if seat_code < 0:
+        if len(set(names)) > 1:
+            raise ConfigError("with seat='random' give one opponent name for every other seat")
+        return [KERNEL_BOTS[names[0]]] * players
+    codes = [0] * players  # the opponents fill the other seats in seat order
+    for k, name in enumerate(names):
+        codes[k if k < seat_code else k + 1] = KERNEL_BOTS[name]
+    return codes

@@ -109,12 +109,12 @@ from hisss.core import (
     Action,
     ConfigError,
     Deck,
-    HandState,
     IllegalActionError,
     Rules,
     SeatView,
     State,
     new_game,
+    seen_by,
 )
 from hisss.rl.dealing import Dealer, SplitMix, read_deal
 from hisss.rl.opponents import Policy, make_opponents
@@ -142,7 +142,9 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     action_space: gymnasium.spaces.Discrete
     observation_space: gymnasium.spaces.Box  # type: ignore[assignment]
 
-    def __init__(
+    # Gymnasium makes an environment from its keyword options (gymnasium.make(id, **options)):
+    # they are its public interface, as a command's options are, so each is a parameter.
+    def __init__(  # noqa: PLR0913
         self,
         players: int = 2,
         rules: Rules | str | None = None,
@@ -209,10 +211,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """What the learning seat may know now: in the hand variant its
         :class:`~hisss.core.SeatView` (its own hand, never another); in the classic game, where
         nothing is hidden, a copy of the position. The full position is private."""
-        game = self._game
-        if isinstance(game, HandState):
-            return game.view(self.seat)
-        return game.copy()
+        return seen_by(self._game, self.seat)
 
     def set_learner(self, policy: Policy) -> None:
         """Set the policy of the opponents given as ``"self"``: a callable ``(observation,

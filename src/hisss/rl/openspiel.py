@@ -64,7 +64,6 @@ import random
 import sys
 import warnings
 import zlib
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -73,9 +72,9 @@ from open_spiel.python import policy
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from hisss.bots.hand import play_distribution
-from hisss.core import Card, HandState, State, get_rules, new_game
+from hisss.core import Card, HandState, SeatView, State, get_rules, new_game, seen_by
 from hisss.core.cards import CARD_KINDS, card_from_code
-from hisss.core.rules import MAX_PLAYERS, MIN_PLAYERS
+from hisss.core.rules import HAND_OPTIONS, MAX_PLAYERS, MIN_PLAYERS, Rules
 from hisss.record import resolve_deck
 from hisss.rl.hand_spaces import HandActionCodec, action_codec, observation_layout
 from hisss.rl.rendering import render_text, render_view
@@ -129,10 +128,9 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**DEFAULT_PARAMS, **(params or {})}
-        self.hisss_rules = replace(
-            get_rules(str(merged["rules"])),
-            hand_size=merged["hand_size"],
-            hands_seen_by_all=merged["hands_seen_by_all"],
+        preset = get_rules(str(merged["rules"])).to_mapping()
+        self.hisss_rules = Rules.from_mapping(
+            {**preset, **{option: merged[option] for option in HAND_OPTIONS}}
         )
         self.hisss_deck = resolve_deck(str(merged["deck"]))
         self.players = int(merged["players"])
@@ -140,7 +138,8 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
         check_deck_for_play(self.hisss_deck)
         self.codec = action_codec(self.hisss_rules, self.hisss_deck)
         self.layout = observation_layout(self.codec, self.players)
-        hands = self.hisss_rules.hand_size > 0
+        # Cards dealt into hands make a game of imperfect information, with its own observers.
+        self.dealt = not self.hisss_rules.seats_draw
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
             max_chance_outcomes=CARD_KINDS,
@@ -150,7 +149,7 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=self.hisss_deck.size - 1,
         )
-        super().__init__(_game_type(hands), info, merged)
+        super().__init__(_game_type(self.dealt), info, merged)
 
     def new_initial_state(self) -> HisssState:
         """A new game before the starter is drawn."""
@@ -161,7 +160,7 @@ class HisssGame(pyspiel.Game):  # type: ignore[misc]
     ) -> HisssObserver | HandHistoryObserver | IIGObserverForPublicInfoGame:
         """The observer of the observation vector, or of the history for perfect recall."""
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        if self.hisss_rules.hand_size:
+        if self.dealt:
             if perfect_recall:
                 return HandHistoryObserver(self, params)
             return HisssObserver(self, params)
@@ -256,7 +255,7 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
         hand included, which no player may see (``ISMCTSBot`` searches deals resampled from
         the player's information state, :meth:`resample_from_infostate`)."""
         rules = self.game_state.rules
-        if rules.hand_size and not rules.hands_seen_by_all:
+        if rules.hides_cards:
             caller = sys._getframe(1)  # who clones is the only sign of an MCTSBot
             if (
                 caller.f_globals.get("__name__") == _MCTS_MODULE
@@ -280,10 +279,11 @@ class HisssState(pyspiel.State):  # type: ignore[misc]
         random numbers (OpenSpiel's ``UniformProbabilitySampler``). In the classic game, and
         with hands seen by all, nothing is hidden: a copy."""
         game = self.game_state
-        if not isinstance(game, HandState) or game.rules.hands_seen_by_all:
+        seen = seen_by(game, player_id)
+        if not isinstance(seen, SeatView) or not game.rules.hides_cards:
             return self.clone()
         rng = random.Random(int(float(probability_sampler()) * 2**53))
-        hands = game.view(player_id).sample(rng).hands
+        hands = seen.sample(rng).hands
         codec = self.codec
         played = [-1 if play < 0 else _card_code(codec, play) for _, _, play in self.trail]
         codes = _redraw(self.trail, played, player_id, hands, rng)
@@ -366,9 +366,8 @@ class HandBotPolicy(policy.Policy):  # type: ignore[misc]
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        game = state.game_state
-        assert isinstance(game, HandState)
-        view = game.view(player)
+        view = seen_by(state.game_state, player)
+        assert isinstance(view, SeatView)
         rng = random.Random(zlib.crc32(key[1].encode()))
         codec = state.codec
         out = {codec.action_to_index(a): p for a, p in play_distribution(self.name, view, rng)}
@@ -393,10 +392,8 @@ class HisssObserver:
     def string_from(self, state: HisssState, player: int) -> str:
         """The position in words: the same for every player in the classic game, where nothing
         is hidden; in the hand variant the player's view."""
-        game = state.game_state
-        if isinstance(game, HandState):
-            return render_view(game.view(player))
-        return render_text(game)
+        seen = seen_by(state.game_state, player)
+        return render_view(seen) if isinstance(seen, SeatView) else render_text(seen)
 
 
 class HandHistoryObserver:

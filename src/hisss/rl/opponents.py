@@ -32,8 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hisss.bots import Bot, make_bot
-from hisss.bots.hand import HAND_POLICIES
+from hisss.bots import BOT_NAMES, Bot, bot_plays, make_bot
 from hisss.core import ConfigError, Rules
 
 #: A policy: the observation and the action mask of its seat to an action index.
@@ -73,10 +72,10 @@ def make_opponent(spec: object, rules: Rules) -> Opponent:
             f"an opponent is a bot name, a Bot, a callable (observation, mask) -> action or "
             f"'self', not {type(spec).__name__}"
         )
-    if rules.hand_size and bot.name not in HAND_POLICIES:
+    if not bot.plays(rules):
         raise ConfigError(
             f"opponent {bot.name!r} does not play the hand variant "
-            f"(bots that do: {', '.join(HAND_POLICIES)})"
+            f"(bots that do: {', '.join(n for n in BOT_NAMES if bot_plays(n, rules))})"
         )
     return Opponent(bot.name, bot=bot)
 

@@ -80,12 +80,12 @@ from pettingzoo.utils import wrappers
 from hisss.core import (
     Action,
     Deck,
-    HandState,
     IllegalActionError,
     Rules,
     SeatView,
     State,
     new_game,
+    seen_by,
 )
 from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.rendering import render_seat
@@ -171,11 +171,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         """What ``agent`` may know now: in the hand variant its seat's
         :class:`~hisss.core.SeatView`; in the classic game, where nothing is hidden, a copy of
         the position. The full position is private."""
-        seat = self._seat[agent]
-        game = self._game
-        if isinstance(game, HandState):
-            return game.view(seat)
-        return game.copy()
+        return seen_by(self._game, self._seat[agent])
 
     def action_to_index(self, action: Action) -> int:
         """The index of an engine action in the action space (in ``v1``, an action of an

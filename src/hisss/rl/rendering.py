@@ -14,15 +14,14 @@ pile: 47 cards; to play: seat 1
 
 from __future__ import annotations
 
-from hisss.core import HandState, SeatView, Snake, State
+from hisss.core import SeatView, Snake, State, seen_by
 
 
 def render_seat(game: State, seat: int) -> str:
     """What ``seat`` (from 0) may see of ``game``: in the hand variant its view, its own hand
     shown and the others as counts; in the classic game, where nothing is hidden, the position."""
-    if isinstance(game, HandState):
-        return render_view(game.view(seat))
-    return render_text(game)
+    seen = seen_by(game, seat)
+    return render_view(seen) if isinstance(seen, SeatView) else render_text(seen)
 
 
 def render_text(game: State) -> str:

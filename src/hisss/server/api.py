@@ -16,7 +16,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from hisss.bots import LEVEL_NAMES
+from hisss.bots import LEVEL_NAMES, levels_for
 from hisss.bots.levels import LEVEL_HELP
 from hisss.core import BUILTIN_DECKS, PRESETS, Rules
 from hisss.i18n import LANGUAGES, web_catalog
@@ -24,7 +24,7 @@ from hisss.record import GameRecord, Seat, SeatKind
 from hisss.server import replays
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, seat_view
-from hisss.server.hands import for_seats, plays_hands
+from hisss.server.hands import for_seats
 from hisss.server.service import GameService
 from hisss.server.settings import PACES, Settings
 from hisss.server.setup import MAX_NAME, build_spec
@@ -57,6 +57,9 @@ router = APIRouter(prefix="/api", responses=ERROR_RESPONSES)
 GameKey = Annotated[str, Path(max_length=64, description="The game's id or its short code.")]
 #: The longest token read from an ``Authorization`` header (a seat token has 32 characters).
 MAX_TOKEN_CHARS = 256
+
+#: The levels whose bots play the hand variant (any hand size: they play them all).
+HAND_LEVELS = frozenset(levels_for(Rules(hand_size=1)))
 
 ReplayKey = Annotated[str, Path(max_length=64, description="The replay's id.")]
 LanguageKey = Annotated[
@@ -145,7 +148,7 @@ async def options(request: Request) -> dict[str, Any]:
         # "hands": whether the level's bot plays the hand variant (a game with hands refuses
         # the others).
         "levels": [
-            {"name": name, "help": LEVEL_HELP[name], "hands": plays_hands(name)}
+            {"name": name, "help": LEVEL_HELP[name], "hands": name in HAND_LEVELS}
             for name in LEVEL_NAMES
         ],
         "players": {"min": 2, "max": 5, "max_with_six_players": 6},

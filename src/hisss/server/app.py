@@ -26,7 +26,7 @@ import hashlib
 import logging
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -163,82 +163,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
         own_headers = [*_SECURITY_HEADERS, (b"x-request-id", identity.encode())]
-        method = scope["method"]
-        if method not in ("GET", "HEAD", "OPTIONS") and not self.settings.origin_allowed(
-            headers.get("origin"), headers.get("host")
-        ):
-            await self._refuse(
-                send,
-                ProtocolError(ErrorCode.FORBIDDEN_ORIGIN, "requests from other sites are refused"),
-                own_headers,
-            )
+        refusal = self._check(scope, headers, own_headers)
+        if refusal is not None:
+            await self._refuse(send, *refusal)
             return
-        client = scope.get("client")
-        address = client[0] if client else "?"
-        if (
-            method == "GET"
-            and self.settings.lookup_rate_per_second > 0
-            and scope["path"].startswith("/api/")
-            and not self.lookups.take(address)
-        ):
-            wait = math.ceil(1 / self.settings.lookup_rate_per_second)
-            await self._refuse(
-                send,
-                ProtocolError(
-                    ErrorCode.RATE_LIMITED, "too many look-ups from your address: wait a little"
-                ),
-                [*own_headers, (b"retry-after", str(wait).encode())],
-            )
-            return
-        if (
-            method == "POST"
-            and self.settings.http_rate_per_second > 0
-            and not self.buckets.take(address)
-        ):
-            # The time one more request takes to be allowed, in whole seconds.
-            wait = math.ceil(1 / self.settings.http_rate_per_second)
-            await self._refuse(
-                send,
-                ProtocolError(
-                    ErrorCode.RATE_LIMITED, "too many requests from your address: wait a little"
-                ),
-                [*own_headers, (b"retry-after", str(wait).encode())],
-            )
-            return
-        limit = (
-            self.settings.max_record_bytes
-            if scope["path"] == "/api/replays"
-            else self.settings.max_body_bytes
-        )
-        declared = headers.get("content-length")
-        too_large = ProtocolError(
-            ErrorCode.TOO_LARGE, f"the request body is larger than {limit} bytes"
-        )
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await self._refuse(send, too_large, own_headers)
-            return
-        # The whole body is read here, counted as it arrives (a chunked body declares no
-        # length), before the application sees any of it, within a deadline (a client that
-        # sends a byte now and then would hold its connection and a task for ever).
-        body = bytearray()
-        more = True
-        try:
-            async with asyncio.timeout(self.settings.body_timeout):
-                while more:
-                    message = await receive()
-                    if message["type"] != "http.request":
-                        return  # the client went away
-                    body += message.get("body", b"")
-                    if len(body) > limit:
-                        await self._refuse(send, too_large, own_headers)
-                        return
-                    more = bool(message.get("more_body", False))
-        except TimeoutError:
-            late = ProtocolError(
-                ErrorCode.TOO_SLOW,
-                f"the request body did not arrive within {self.settings.body_timeout:g} seconds",
-            )
-            await self._refuse(send, late, [*own_headers, (b"connection", b"close")])
+        body = await self._read_body(scope, headers, receive, send, own_headers)
+        if body is None:
             return
         delivered = False
 
@@ -255,6 +185,96 @@ class Guard:
             await send(message)
 
         await self.app(scope, buffered, secured)
+
+    def _check(
+        self, scope: Scope, headers: dict[str, str], own_headers: list[tuple[bytes, bytes]]
+    ) -> tuple[ProtocolError, list[tuple[bytes, bytes]]] | None:
+        """The refusal of a request from another site or over its address's rate (the error and
+        the headers to send with it), or ``None`` when it may go on."""
+        method = scope["method"]
+        if method not in ("GET", "HEAD", "OPTIONS") and not self.settings.origin_allowed(
+            headers.get("origin"), headers.get("host")
+        ):
+            return (
+                ProtocolError(ErrorCode.FORBIDDEN_ORIGIN, "requests from other sites are refused"),
+                own_headers,
+            )
+        client = scope.get("client")
+        address = client[0] if client else "?"
+        if (
+            method == "GET"
+            and self.settings.lookup_rate_per_second > 0
+            and scope["path"].startswith("/api/")
+            and not self.lookups.take(address)
+        ):
+            wait = math.ceil(1 / self.settings.lookup_rate_per_second)
+            return (
+                ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many look-ups from your address: wait a little"
+                ),
+                [*own_headers, (b"retry-after", str(wait).encode())],
+            )
+        if (
+            method == "POST"
+            and self.settings.http_rate_per_second > 0
+            and not self.buckets.take(address)
+        ):
+            # The time one more request takes to be allowed, in whole seconds.
+            wait = math.ceil(1 / self.settings.http_rate_per_second)
+            return (
+                ProtocolError(
+                    ErrorCode.RATE_LIMITED, "too many requests from your address: wait a little"
+                ),
+                [*own_headers, (b"retry-after", str(wait).encode())],
+            )
+        return None
+
+    async def _read_body(
+        self,
+        scope: Scope,
+        headers: dict[str, str],
+        receive: Receive,
+        send: Send,
+        own_headers: list[tuple[bytes, bytes]],
+    ) -> bytearray | None:
+        """The whole request body, or ``None`` when the client went away or the request was
+        refused (too large, or too slow to arrive)."""
+        limit = (
+            self.settings.max_record_bytes
+            if scope["path"] == "/api/replays"
+            else self.settings.max_body_bytes
+        )
+        declared = headers.get("content-length")
+        too_large = ProtocolError(
+            ErrorCode.TOO_LARGE, f"the request body is larger than {limit} bytes"
+        )
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._refuse(send, too_large, own_headers)
+            return None
+        # The whole body is read here, counted as it arrives (a chunked body declares no
+        # length), before the application sees any of it, within a deadline (a client that
+        # sends a byte now and then would hold its connection and a task for ever).
+        body = bytearray()
+        more = True
+        try:
+            async with asyncio.timeout(self.settings.body_timeout):
+                while more:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return None  # the client went away
+                    body += message.get("body", b"")
+                    if len(body) > limit:
+                        await self._refuse(send, too_large, own_headers)
+                        return None
+                    more = bool(message.get("more_body", False))
+        except TimeoutError:
+            late = ProtocolError(
+                ErrorCode.TOO_SLOW,
+                f"the request body did not arrive within {self.settings.body_timeout:g} seconds",
+            )
+            await self._refuse(send, late, [*own_headers, (b"connection", b"close")])
+            return None
+        return body
 
     async def _refuse(
         self, send: Send, error: ProtocolError, headers: list[tuple[bytes, bytes]]
@@ -275,10 +295,30 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     """The ASGI application (the guard around FastAPI); ``app.state`` of the FastAPI app holds
     ``settings`` and ``metrics``, and ``store`` and ``service`` while it runs."""
     metrics = Metrics()
+    app = FastAPI(
+        title="Hisss",
+        version=__version__,
+        description="The Hisss game server: lobby, games, records and replays. The websocket "
+        "protocol of /ws/games/{id} is described in docs/protocol.md.",
+        lifespan=_lifespan(settings, metrics, store, hub),
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.metrics = metrics
+    app.include_router(router)
+    _add_error_handlers(app, metrics)
+    _add_pages(app)
+    _add_monitoring(app, settings, metrics)
+    _add_game_socket(app, settings)
+    return _guarded(app, settings, metrics)
 
-    def refused(error: ProtocolError, status: int | None = None) -> JSONResponse:
-        metrics.error(error.code, "http")
-        return error_response(error, status)
+
+def _lifespan(
+    settings: Settings, metrics: Metrics, store: Store | None, hub: Hub | None
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The lifespan of the application: it opens the database (unless ``store`` is handed in)
+    and the hub (unless ``hub`` is), and runs the game service between them."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -313,18 +353,15 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
             if own:
                 await opened.close()
 
-    app = FastAPI(
-        title="Hisss",
-        version=__version__,
-        description="The Hisss game server: lobby, games, records and replays. The websocket "
-        "protocol of /ws/games/{id} is described in docs/protocol.md.",
-        lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-    )
-    app.state.settings = settings
-    app.state.metrics = metrics
-    app.include_router(router)
+    return lifespan
+
+
+def _add_error_handlers(app: FastAPI, metrics: Metrics) -> None:
+    """Every failure of a request becomes an error answer with a stable code, and is counted."""
+
+    def refused(error: ProtocolError, status: int | None = None) -> JSONResponse:
+        metrics.error(error.code, "http")
+        return error_response(error, status)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, exc: ProtocolError) -> JSONResponse:
@@ -332,29 +369,7 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for error in exc.errors()[:5]:
-            loc = tuple(error.get("loc", ()))
-            if error.get("type") == "json_invalid":
-                reason = str((error.get("ctx") or {}).get("error", "")).strip()
-                return refused(
-                    ProtocolError(
-                        ErrorCode.BAD_JSON,
-                        "the request body is not valid JSON"
-                        + (f": {reason}" if reason else "")
-                        + (f" (at character {loc[1]})" if len(loc) > 1 else ""),
-                    )
-                )
-            if loc == ("body",):
-                return refused(
-                    ProtocolError(
-                        ErrorCode.BAD_MESSAGE,
-                        "the request body must be a JSON object (Content-Type: application/json)",
-                    )
-                )
-            where = ".".join(str(p) for p in loc if p != "body")
-            problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
-        return refused(ProtocolError(ErrorCode.BAD_MESSAGE, "; ".join(problems)))
+        return refused(_invalid_request(exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -378,6 +393,34 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     async def server_error(_request: Request, _exc: Exception) -> JSONResponse:
         # Starlette logs the exception with its traceback after this answer has gone out.
         return refused(ProtocolError(ErrorCode.SERVER_ERROR, "the server failed on this request"))
+
+
+def _invalid_request(exc: RequestValidationError) -> ProtocolError:
+    """The error that answers a request FastAPI could not validate: bad JSON, a body that is
+    not an object, or up to five fields that are wrong."""
+    problems = []
+    for error in exc.errors()[:5]:
+        loc = tuple(error.get("loc", ()))
+        if error.get("type") == "json_invalid":
+            reason = str((error.get("ctx") or {}).get("error", "")).strip()
+            return ProtocolError(
+                ErrorCode.BAD_JSON,
+                "the request body is not valid JSON"
+                + (f": {reason}" if reason else "")
+                + (f" (at character {loc[1]})" if len(loc) > 1 else ""),
+            )
+        if loc == ("body",):
+            return ProtocolError(
+                ErrorCode.BAD_MESSAGE,
+                "the request body must be a JSON object (Content-Type: application/json)",
+            )
+        where = ".".join(str(p) for p in loc if p != "body")
+        problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
+    return ProtocolError(ErrorCode.BAD_MESSAGE, "; ".join(problems))
+
+
+def _add_pages(app: FastAPI) -> None:
+    """The pages of the front end (one page for every address) and its service worker."""
 
     def page() -> HTMLResponse:
         return HTMLResponse(index_html(), headers={"Cache-Control": "no-cache"})
@@ -404,6 +447,10 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
         return HTMLResponse(
             pwa.offline_page(static_version()), headers={"Cache-Control": "no-cache"}
         )
+
+
+def _add_monitoring(app: FastAPI, settings: Settings, metrics: Metrics) -> None:
+    """The health check and, unless the settings keep them off, the metrics."""
 
     @app.get("/healthz", summary="Is the server up, and does its database answer")
     async def health(request: Request) -> JSONResponse:
@@ -433,6 +480,10 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
                 log.error("metrics: cannot count the games: %s", exc)
             return Response(metrics.render(), media_type=CONTENT_TYPE)
 
+
+def _add_game_socket(app: FastAPI, settings: Settings) -> None:
+    """The websocket of a game, and the front end's files."""
+
     @app.websocket("/ws/games/{key}")
     async def game_socket(websocket: WebSocket, key: str) -> None:
         service: GameService = websocket.app.state.service
@@ -445,6 +496,11 @@ def create_app(settings: Settings, store: Store | None = None, hub: Hub | None =
     )
     app.mount("/static", CurrentFiles(packages=[("hisss.server", "static")]), name="static")
     app.add_middleware(GZipMiddleware, minimum_size=512)
+
+
+def _guarded(app: FastAPI, settings: Settings, metrics: Metrics) -> ASGIApp:
+    """The application behind its guard, and the host and proxy middleware the settings ask
+    for."""
     guarded: ASGIApp = Guard(app, settings, metrics)
     if settings.allowed_hosts is not None:
         # A foreign Host (a page of another domain whose name resolves to this server: DNS

@@ -27,7 +27,7 @@ import logging
 import resource
 import time
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -151,96 +151,113 @@ class ConnectionLimits:
             del self.by_address[address]
 
 
+class _LimitedHttp(H11Protocol):
+    """uvicorn's HTTP protocol within the connection limits of its class's ``limits``."""
+
+    limits: ClassVar[ConnectionLimits]
+    address = ""
+    _counted = False
+    _deadline: asyncio.TimerHandle | None = None
+    _armed_for: object = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        address = self.client[0] if self.client else "?"
+        self.address = address
+        if self.limits.too_many_from(address):
+            self.limits.count("too many connections from one address")
+            self._refuse("too many connections from your address")
+            return
+        if self.limits.open >= self.limits.total:
+            oldest = self.limits.evictable()
+            if oldest is None:
+                self.limits.count("server full")
+                self._refuse("the server is full: try again in a moment")
+                return
+            self.limits.count("waiting connection closed for a new one")
+            oldest.close_waiting()
+        self.limits.add(address)
+        self._counted = True
+        self._arm()
+
+    def _refuse(self, message: str) -> None:
+        self.transport.write(busy_answer(message))
+        self.transport.close()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._armed_for = self.scope
+        self._deadline = self.loop.call_later(self.limits.header_timeout, self._late)
+        self.limits.waiting[self] = None
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        self.limits.waiting.pop(self, None)
+
+    def _late(self) -> None:
+        self._deadline = None
+        self.limits.waiting.pop(self, None)
+        self.limits.count("request headers too slow")
+        self.close_waiting()
+
+    def close_waiting(self) -> None:
+        """Close this connection, which waits for a request."""
+        self._disarm()
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._deadline is not None and self.scope is not self._armed_for:
+            self._disarm()  # a request's headers are in
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self._counted:
+            self._arm()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        if self.limits.websockets >= self.limits.websocket_cap:
+            self.limits.count("websockets full")
+            self._disarm()
+            self._refuse("the server has as many game connections as it can hold")
+            return
+        self._disarm()
+        self._counted = False  # the websocket protocol takes the count over
+        self.limits.websockets += 1
+        super().handle_websocket_upgrade(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self._counted:
+            self._counted = False
+            self.limits.remove(self.address)
+        super().connection_lost(exc)
+
+
+class _LimitedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol, counted in its class's ``limits``."""
+
+    limits: ClassVar[ConnectionLimits]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        address = self.client[0] if self.client else "?"
+        self.limits.websockets -= 1
+        self.limits.remove(address)
+        super().connection_lost(exc)
+
+
 def protocols(limits: ConnectionLimits) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """uvicorn's HTTP and websocket protocols, bound to ``limits``."""
 
-    class Http(H11Protocol):
-        address = ""
-        _counted = False
-        _deadline: asyncio.TimerHandle | None = None
-        _armed_for: object = None
+    class Http(_LimitedHttp):
+        pass
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            address = self.client[0] if self.client else "?"
-            self.address = address
-            if limits.too_many_from(address):
-                limits.count("too many connections from one address")
-                self._refuse("too many connections from your address")
-                return
-            if limits.open >= limits.total:
-                oldest = limits.evictable()
-                if oldest is None:
-                    limits.count("server full")
-                    self._refuse("the server is full: try again in a moment")
-                    return
-                limits.count("waiting connection closed for a new one")
-                oldest.close_waiting()
-            limits.add(address)
-            self._counted = True
-            self._arm()
+    class WebSocket(_LimitedWebSocket):
+        pass
 
-        def _refuse(self, message: str) -> None:
-            self.transport.write(busy_answer(message))
-            self.transport.close()
-
-        def _arm(self) -> None:
-            self._disarm()
-            self._armed_for = self.scope
-            self._deadline = self.loop.call_later(limits.header_timeout, self._late)
-            limits.waiting[self] = None
-
-        def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-            limits.waiting.pop(self, None)
-
-        def _late(self) -> None:
-            self._deadline = None
-            limits.waiting.pop(self, None)
-            limits.count("request headers too slow")
-            self.close_waiting()
-
-        def close_waiting(self) -> None:
-            """Close this connection, which waits for a request."""
-            self._disarm()
-            if not self.transport.is_closing():
-                self.transport.close()
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self._deadline is not None and self.scope is not self._armed_for:
-                self._disarm()  # a request's headers are in
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing() and self._counted:
-                self._arm()
-
-        def handle_websocket_upgrade(self, event: h11.Request) -> None:
-            if limits.websockets >= limits.websocket_cap:
-                limits.count("websockets full")
-                self._disarm()
-                self._refuse("the server has as many game connections as it can hold")
-                return
-            self._disarm()
-            self._counted = False  # the websocket protocol takes the count over
-            limits.websockets += 1
-            super().handle_websocket_upgrade(event)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            if self._counted:
-                self._counted = False
-                limits.remove(self.address)
-            super().connection_lost(exc)
-
-    class WebSocket(WebSocketsSansIOProtocol):
-        def connection_lost(self, exc: Exception | None) -> None:
-            address = self.client[0] if self.client else "?"
-            limits.websockets -= 1
-            limits.remove(address)
-            super().connection_lost(exc)
-
+    Http.limits = limits
+    WebSocket.limits = limits
     return Http, WebSocket

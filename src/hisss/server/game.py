@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,6 @@ from hisss.core import (
     Card,
     HisssError,
     IllegalActionError,
-    Placement,
     Result,
     Rules,
     Scoring,
@@ -48,7 +47,7 @@ from hisss.core.decks import Deck
 from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, SnakeTexts
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level, hand_fields
-from hisss.server.views import result_view, table_view
+from hisss.server.views import play_event, result_view, table_view
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
 #: The protocol version sent in ``welcome`` messages and served at ``/api/options``.
@@ -83,20 +82,6 @@ def seat_view(number: int, seat: Seat, presence: Presence | None = None) -> dict
         "connected": presence.connected if presence is not None else False,
         "away_seconds": presence.away_seconds if presence is not None else None,
         "arrived": presence.arrived if presence is not None else False,
-    }
-
-
-def play_event(seq: int, placement: Placement) -> dict[str, Any]:
-    """The ``last_event`` of a placement: who placed which card where, and the snake claimed."""
-    claimed = str(placement.claimed) if placement.claimed is not None else None
-    return {
-        "seq": seq,
-        "kind": EntryKind.PLAY.value,
-        "seat": placement.seat + 1,
-        "card": str(placement.card),
-        "action": str(placement.action),
-        "claimed": claimed,
-        "hisss": claimed is not None,
     }
 
 
@@ -209,17 +194,12 @@ class LiveGame:
         if self.status is not GameStatus.RUNNING:
             return None
         phase = self.phase
-        if phase is Phase.STARTING or (self.game.has_hands and phase in (Phase.DEAL, Phase.DRAW)):
+        if self.game.dealer_draws:
             return (EntryKind.STARTER, None)  # in the hand variant it deals and fills the hands
         seat = self.to_move
         if seat is None or not self.seats[seat].is_bot:
             return None
         return (EntryKind.DRAW if phase is Phase.DRAW else EntryKind.PLAY, seat)
-
-    def _receiver(self) -> int | None:
-        """The hand variant: the seat (from 0) whose hand the next draw fills."""
-        receiver: int | None = getattr(self.state, "receiver", None)
-        return receiver
 
     def bot_rng(self) -> random.Random:
         """The random generator of the next bot decision: fixed by the seed and the version, so a
@@ -268,18 +248,16 @@ class LiveGame:
         """The entry of a card the server draws itself: the starter, or in the hand variant the
         next card dealt into a hand (of the deal, or the card the seat that played draws)."""
         self._check_running()
-        if self.game.has_hands and self.phase in (Phase.DEAL, Phase.DRAW):
-            seat = self._receiver()
-            return LogEntry(
-                self.version + 1, EntryKind.DRAW, seat=seat, card=str(self._next_card())
-            )
-        if self.phase is not Phase.STARTING:
+        if self.phase is Phase.STARTING:
+            return LogEntry(self.version + 1, EntryKind.STARTER, card=str(self._next_card()))
+        if not self.game.dealer_draws:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "the starter is already on the table")
-        return LogEntry(self.version + 1, EntryKind.STARTER, card=str(self._next_card()))
+        seat = self.game.receiver
+        return LogEntry(self.version + 1, EntryKind.DRAW, seat=seat, card=str(self._next_card()))
 
     def plan_draw(self, seat: int) -> LogEntry:
         """The entry for ``seat`` drawing the next card; raises :class:`ProtocolError`."""
-        if self.game.has_hands:
+        if not self.rules.seats_draw:
             raise ProtocolError(
                 ErrorCode.WRONG_PHASE,
                 "in the hand variant the server deals and fills the hands: play a card of yours",
@@ -413,64 +391,72 @@ class LiveGame:
         nothing changed) when it does not fit."""
         if entry.seq != self.version + 1:
             raise LogError(f"entry {entry.seq} does not follow version {self.version}")
-        game = self.game
-        event: dict[str, Any] = {"seq": entry.seq, "kind": entry.kind.value}
-        if entry.kind is EntryKind.STARTER:
-            if game.phase is not Phase.STARTING:
-                raise LogError("the starter is drawn twice")
-            event["card"] = str(self._draw(entry))
-        elif entry.kind is EntryKind.DRAW:
-            seat = self._entry_seat(entry)
-            due = self._receiver() if game.has_hands else self.to_move
-            if due != seat or self.phase not in (Phase.DEAL, Phase.DRAW):
-                raise LogError(f"seat {seat + 1} draws out of turn")
-            card = str(self._draw(entry))
-            # In the hand variant who drew is public; the card, only when hands are seen by all.
-            hidden = game.has_hands and not self.rules.hands_seen_by_all
-            event.update(seat=seat + 1, card=None if hidden else card)
-        elif entry.kind is EntryKind.PLAY:
-            seat = self._entry_seat(entry)
-            if self.to_move != seat or self.phase is not Phase.PLACE or entry.action is None:
-                raise LogError(f"seat {seat + 1} places out of turn")
-            planned = self._planned
-            if planned is not None and planned[0] is entry:
-                # The entry this game planned itself: its action is parsed and checked already.
-                placement = game.push(planned[1])
-            else:
-                placement = game.place(parse_action(entry.action))
-            event = play_event(entry.seq, placement)
-        elif entry.kind is EntryKind.REMATCH:
-            if self.status is not GameStatus.FINISHED:
-                raise LogError(f"entry {entry.seq}: a rematch before the end")
-            if entry.seat is None:
-                self.rematch_code = entry.action
-                event["code"] = entry.action
-            else:
-                self.rematch_votes.add(self._entry_seat(entry))
-                event["seat"] = entry.seat + 1
-        else:
-            seat = self._entry_seat(entry)
-            target = self.seats[seat]
-            if entry.kind is EntryKind.BOT:
-                target = dataclasses.replace(
-                    target, kind=SeatKind.BOT, level=entry.action, open=False
-                )
-                game.set_seat(seat, target)
-                if self.status is GameStatus.OPEN and not any(s.open for s in self.seats):
-                    self.status = GameStatus.RUNNING
-            else:
-                target = dataclasses.replace(target, kind=SeatKind.PERSON, level=None)
-                game.set_seat(seat, target)
-            event.update(seat=seat + 1, level=target.level)
-            if entry.by_seat is not None:
-                event["by"] = entry.by_seat + 1
+        event = _APPLY[entry.kind](self, entry, {"seq": entry.seq, "kind": entry.kind.value})
         self.version = entry.seq
         self._planned = None
         self.last_event = event
         if entry.kind is not EntryKind.DRAW:
             self.history.append(event)
-        if game.is_over() and self.status is GameStatus.RUNNING:
+        if self.game.is_over() and self.status is GameStatus.RUNNING:
             self.status = GameStatus.FINISHED
+
+    def _apply_starter(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+        if self.game.phase is not Phase.STARTING:
+            raise LogError("the starter is drawn twice")
+        event["card"] = str(self._draw(entry))
+        return event
+
+    def _apply_draw(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+        game = self.game
+        seat = self._entry_seat(entry)
+        due = game.receiver
+        if due != seat or self.phase not in (Phase.DEAL, Phase.DRAW):
+            raise LogError(f"seat {seat + 1} draws out of turn")
+        card = str(self._draw(entry))
+        # In the hand variant who drew is public; the card, only when hands are seen by all.
+        hidden = self.rules.hides_cards
+        event.update(seat=seat + 1, card=None if hidden else card)
+        return event
+
+    def _apply_play(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+        seat = self._entry_seat(entry)
+        if self.to_move != seat or self.phase is not Phase.PLACE or entry.action is None:
+            raise LogError(f"seat {seat + 1} places out of turn")
+        planned = self._planned
+        if planned is not None and planned[0] is entry:
+            # The entry this game planned itself: its action is parsed and checked already.
+            placement = self.game.push(planned[1])
+        else:
+            placement = self.game.place(parse_action(entry.action))
+        return play_event(entry.seq, placement)
+
+    def _apply_rematch(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+        if self.status is not GameStatus.FINISHED:
+            raise LogError(f"entry {entry.seq}: a rematch before the end")
+        if entry.seat is None:
+            self.rematch_code = entry.action
+            event["code"] = entry.action
+        else:
+            self.rematch_votes.add(self._entry_seat(entry))
+            event["seat"] = entry.seat + 1
+        return event
+
+    def _apply_seat_change(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+        """A seat handed to a bot, or taken back by its person."""
+        seat = self._entry_seat(entry)
+        target = self.seats[seat]
+        if entry.kind is EntryKind.BOT:
+            target = dataclasses.replace(target, kind=SeatKind.BOT, level=entry.action, open=False)
+            self.game.set_seat(seat, target)
+            if self.status is GameStatus.OPEN and not any(s.open for s in self.seats):
+                self.status = GameStatus.RUNNING
+        else:
+            target = dataclasses.replace(target, kind=SeatKind.PERSON, level=None)
+            self.game.set_seat(seat, target)
+        event.update(seat=seat + 1, level=target.level)
+        if entry.by_seat is not None:
+            event["by"] = entry.by_seat + 1
+        return event
 
     def _entry_seat(self, entry: LogEntry) -> int:
         if entry.seat is None or not 0 <= entry.seat < self.players:
@@ -538,8 +524,8 @@ class LiveGame:
             "rematch": self.rematch_view(),
             "result": self.result(),
         }
-        if self.game.has_hands:
-            message.update(hand_fields(self.game, phase is Phase.PLACE))
+        if self.game.state.hand_sizes:
+            message.update(hand_fields(self.game, playing=phase is Phase.PLACE))
         return message
 
     def rematch_view(self) -> dict[str, Any] | None:
@@ -581,10 +567,21 @@ class LiveGame:
         card still to come). In the hand variant, before the end, ``seat`` (from 0) asks: the
         record hides every hand but that seat's (:meth:`hisss.record.Game.record`)."""
         over = self.game.is_over()
-        if self.game.has_hands and not over and seat is None:
+        if self.rules.hides_cards and not over and seat is None:
             raise ProtocolError(
                 ErrorCode.NOT_FINISHED,
                 "a running game of the hand variant gives its record so far only to a seat: "
                 "send the seat's token",
             )
         return self.game.record(with_seed=over, seat=None if over else seat)
+
+
+#: How each kind of log entry applies to a live game; each gives the event it makes.
+_APPLY: dict[EntryKind, Callable[[LiveGame, LogEntry, dict[str, Any]], dict[str, Any]]] = {
+    EntryKind.STARTER: LiveGame._apply_starter,
+    EntryKind.DRAW: LiveGame._apply_draw,
+    EntryKind.PLAY: LiveGame._apply_play,
+    EntryKind.REMATCH: LiveGame._apply_rematch,
+    EntryKind.BOT: LiveGame._apply_seat_change,
+    EntryKind.PERSON: LiveGame._apply_seat_change,
+}

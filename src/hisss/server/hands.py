@@ -8,8 +8,7 @@ each seat's own part (its hand, and on its turn its legal plays and what each cl
 after :func:`for_seats` has kept the parts of the seats it holds (none for a spectator) and dropped
 the rest, so a hidden card goes to its holder's connections alone.
 
-The levels that play the hand variant are those whose bot has a hand policy
-(:data:`hisss.bots.hand.HAND_POLICIES`): :func:`levels_for` lists the levels a game offers.
+Which levels play a game's rules the bots say (:func:`hisss.bots.levels_for`).
 """
 
 from __future__ import annotations
@@ -17,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hisss.bots import LEVEL_NAMES, LEVELS
+from hisss.bots import check_level as check_bot_level
 from hisss.bots.features import claim_of
-from hisss.bots.hand import HAND_POLICIES
-from hisss.core import Rules
+from hisss.core import ConfigError, Rules
 from hisss.record import Game
 from hisss.server.errors import ErrorCode, ProtocolError
 
@@ -29,37 +27,17 @@ from hisss.server.errors import ErrorCode, ProtocolError
 PRIVATE = "private"
 
 
-def levels_for(rules: Rules) -> tuple[str, ...]:
-    """The bot levels a game with ``rules`` offers: every level, or in the hand variant those
-    whose bot plays it."""
-    if not rules.hand_size:
-        return LEVEL_NAMES
-    return tuple(name for name in LEVEL_NAMES if plays_hands(name))
-
-
-def plays_hands(level: str) -> bool:
-    """Whether the bot of ``level`` (a name of :data:`hisss.bots.LEVEL_NAMES`) plays the hand
-    variant.
-
-    >>> plays_hands("expert"), plays_hands("gentle")
-    (True, False)
-    """
-    return LEVELS[level].bot in HAND_POLICIES
-
-
 def check_level(rules: Rules, level: str, where: str = "") -> None:
     """Raise ``bad_level`` when the bot level ``level`` does not play a game with ``rules``
-    (``where`` begins the message, as ``"seat 2: "``)."""
-    offered = levels_for(rules)
-    if level not in offered:
-        raise ProtocolError(
-            ErrorCode.BAD_LEVEL,
-            f"{where}level {level!r} does not play the hand variant "
-            f"(levels that do: {', '.join(offered)})",
-        )
+    (``where`` begins the message, as ``"seat 2: "``); the bots answer
+    (:func:`hisss.bots.check_level`)."""
+    try:
+        check_bot_level(rules, level)
+    except ConfigError as error:
+        raise ProtocolError(ErrorCode.BAD_LEVEL, f"{where}{error}") from None
 
 
-def hand_fields(game: Game, playing: bool) -> dict[str, Any]:
+def hand_fields(game: Game, *, playing: bool) -> dict[str, Any]:
     """The hand fields of a state message of ``game`` (the hand variant): the hand sizes, the
     hands seen by all (else ``None`` for each), and under :data:`PRIVATE` each seat's own hand
     with, while ``playing``, its legal plays and their claims."""
@@ -112,4 +90,4 @@ def for_seats(message: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["PRIVATE", "check_level", "for_seats", "hand_fields", "levels_for"]
+__all__ = ["PRIVATE", "check_level", "for_seats", "hand_fields"]

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import orjson
 
 from hisss.server.game import Presence
+from hisss.storage import EntryKind, LogEntry
 
 
 class Outgoing(dict[str, Any]):
@@ -107,9 +108,45 @@ class Subscriber(Protocol):
         """Queue ``message`` for sending; must not block."""
 
 
-#: Called by a hub when another process changed a game: ``(game_id, what)``, where ``what`` is
-#: ``"state"`` (a new version or seats) or ``"presence"``.
-Listener = Callable[[str, str], Awaitable[None]]
+#: A step of a game's log as news carries it: the fields of
+#: :class:`~hisss.storage.LogEntry` as JSON values (``kind`` as text, no ``created_at``).
+Step = dict[str, Any]
+
+
+def entry_step(entry: LogEntry) -> Step:
+    """A stored log entry as news carries it."""
+    return entry.values()
+
+
+def following(version: int, steps: Sequence[Step]) -> list[LogEntry] | None:
+    """The log entries of ``steps`` that follow a game at ``version`` (those it has left out),
+    or ``None`` when there are none, one is malformed, or they leave a gap: then the database
+    must tell what changed."""
+    try:
+        entries = [
+            LogEntry(
+                int(step["seq"]),
+                EntryKind(step["kind"]),
+                step["seat"],
+                step["action"],
+                step["card"],
+                step["by_seat"],
+            )
+            for step in steps
+        ]
+    except (KeyError, TypeError, ValueError):
+        return None
+    entries = [entry for entry in entries if entry.seq > version]
+    if not entries or any(entry.seq != version + 1 + i for i, entry in enumerate(entries)):
+        return None
+    return entries
+
+
+#: Called by a hub when another process changed a game: ``(game_id, what, steps)``, where
+#: ``what`` is ``"state"`` (a new version or seats) or ``"presence"``, and ``steps`` the steps the
+#: news carried, in order (none when a change is not a step of the log: then the database
+#: tells).
+Listener = Callable[[str, str, list[Step]], Awaitable[None]]
 
 
 class Hub(ABC):
@@ -139,8 +176,11 @@ class Hub(ABC):
         """Stop delivering to ``subscriber`` (nothing happens if it was not subscribed)."""
 
     @abstractmethod
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
-        """Deliver ``message`` to every subscriber of ``game_id``, in every process."""
+    async def publish(
+        self, game_id: str, message: dict[str, Any], step: Step | None = None
+    ) -> None:
+        """Deliver ``message`` to every subscriber of ``game_id``, in every process; ``step`` is
+        the stored step that made it, which other processes may apply without reading it."""
 
     @abstractmethod
     def deliver(self, game_id: str, message: dict[str, Any]) -> None:
@@ -194,7 +234,9 @@ class LocalHub(Hub):
                 del self._subscribers[game_id]
                 self.forget(game_id)
 
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    async def publish(
+        self, game_id: str, message: dict[str, Any], step: Step | None = None
+    ) -> None:
         self.deliver(game_id, message)
 
     def deliver(self, game_id: str, message: dict[str, Any]) -> None:

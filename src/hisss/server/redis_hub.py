@@ -6,15 +6,17 @@ extends) and its own cached copy of each game. The database stays the only truth
 Redis carries no game state, only news.
 
 * **Updates.** :meth:`RedisHub.publish` delivers a new state to the subscribers of this process,
-  then publishes ``{"origin": <process>, "what": "state", "version": N}`` on the game's channel
-  ``hisss:game:<id>``. A process subscribes to the channel of every game it has subscribers for
-  (and unsubscribes when the last one leaves). On news from another process it calls the
-  listener given to :meth:`attach` (the game service), which reads the new log entries from the
-  database, applies them one by one to its copy and delivers every state in order. Right after
-  subscribing to a channel it does the same once, so news published before the subscription
-  took effect is not missed. Each game catches up in a task of its own, so a slow read of one
-  game's log never holds up the news of the others; news that comes while a game is catching up
-  makes it catch up once more when it is done (one read serves any number of steps).
+  then publishes ``{"origin": <process>, "what": "state", "version": N, "step": {...}}`` on the
+  game's channel ``hisss:game:<id>``, where ``step`` is the stored log entry that made the state
+  (absent for a change that is not a step, such as a seat taken). A process subscribes to the
+  channel of every game it has subscribers for (and unsubscribes when the last one leaves). On
+  news from another process it calls the listener given to :meth:`attach` (the game service)
+  with the steps the news carried: the service applies them to its copy when they follow it
+  without a gap, and otherwise reads the new log entries from the database; either way it
+  delivers every state in order. Right after subscribing to a channel it catches up once, so
+  news published before the subscription took effect is not missed. Each game catches up in a
+  task of its own, so a slow read of one game's log never holds up the news of the others; news
+  that comes while a game is catching up waits, with its steps, for the next round.
 * **Presence.** The sorted set ``hisss:here:<id>`` holds ``<seat>:<process>`` for every seat a
   session of that process holds, scored with the time its claim expires; each process renews its
   claims every :data:`HEARTBEAT` seconds, so the seats of a process that died count as away
@@ -41,7 +43,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from hisss.server.game import Presence
-from hisss.server.hub import Listener, LocalHub, Subscriber
+from hisss.server.hub import Listener, LocalHub, Step, Subscriber
 
 log = logging.getLogger("hisss.server.redis")
 
@@ -90,6 +92,8 @@ class RedisHub(LocalHub):
         self._remote_first: dict[str, float] = {}
         #: What each game must still catch up on ("state", "presence"), and its catch-up task.
         self._pending: dict[str, set[str]] = {}
+        #: The steps the news of each game carried that it has not caught up on yet.
+        self._steps: dict[str, list[Step]] = {}
         self._catching: dict[str, asyncio.Task[None]] = {}
 
     def _failed(self, message: str, *args: object) -> None:
@@ -177,9 +181,14 @@ class RedisHub(LocalHub):
         if had and game_id not in self._subscribers:
             self._later(lambda: self._unfollow(game_id))
 
-    async def publish(self, game_id: str, message: dict[str, Any]) -> None:
+    async def publish(
+        self, game_id: str, message: dict[str, Any], step: Step | None = None
+    ) -> None:
         self.deliver(game_id, message)
-        await self._news(game_id, {"what": "state", "version": message.get("version")})
+        news: dict[str, Any] = {"what": "state", "version": message.get("version")}
+        if step is not None:
+            news["step"] = step
+        await self._news(game_id, news)
 
     def connected(self, game_id: str, seat: int) -> None:
         super().connected(game_id, seat)
@@ -192,6 +201,7 @@ class RedisHub(LocalHub):
     def forget(self, game_id: str) -> None:
         super().forget(game_id)
         if game_id not in self._subscribers:
+            self._steps.pop(game_id, None)
             self._remote_here.pop(game_id, None)
             self._remote_away.pop(game_id, None)
             self._remote_first.pop(game_id, None)
@@ -310,9 +320,12 @@ class RedisHub(LocalHub):
             self._remote_first[game_id] = float(first_text)
         return before != (here, away, self._remote_first.get(game_id))
 
-    def _hear(self, game_id: str, what: str) -> None:
-        """Have ``game_id`` catch up on ``what`` in its own task (see the module docstring)."""
+    def _hear(self, game_id: str, what: str, step: Step | None = None) -> None:
+        """Have ``game_id`` catch up on ``what`` (with the ``step`` the news carried) in its own
+        task (see the module docstring)."""
         self._pending.setdefault(game_id, set()).add(what)
+        if step is not None:
+            self._steps.setdefault(game_id, []).append(step)
         if game_id not in self._catching:
             self._catching[game_id] = asyncio.get_running_loop().create_task(
                 self._catch_up(game_id), name=f"hisss-redis-catch-up-{game_id}"
@@ -321,11 +334,12 @@ class RedisHub(LocalHub):
     async def _catch_up(self, game_id: str) -> None:
         try:
             while waiting := self._pending.pop(game_id, None):
+                steps = self._steps.pop(game_id, [])
                 if "presence" in waiting:
                     await self._mirror_safely(game_id)
                 for what in ("state", "presence"):
                     if what in waiting:
-                        await self._tell(game_id, what)
+                        await self._tell(game_id, what, steps if what == "state" else [])
         finally:
             self._catching.pop(game_id, None)
 
@@ -337,10 +351,10 @@ class RedisHub(LocalHub):
         except Exception as exc:  # the heartbeat reads it again
             self._failed("redis: cannot read presence of game %s: %s", game_id, _why(exc))
 
-    async def _tell(self, game_id: str, what: str) -> None:
+    async def _tell(self, game_id: str, what: str, steps: list[Step]) -> None:
         if self._listener is not None and game_id in self._subscribers:
             try:
-                await self._listener(game_id, what)
+                await self._listener(game_id, what, steps)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -370,7 +384,11 @@ class RedisHub(LocalHub):
                 continue
             if not isinstance(news, dict) or news.get("origin") == self.process:
                 continue
-            self._hear(game_id, "presence" if news.get("what") == "presence" else "state")
+            if news.get("what") == "presence":
+                self._hear(game_id, "presence")
+            else:
+                step = news.get("step")
+                self._hear(game_id, "state", step if isinstance(step, dict) else None)
 
     async def _resubscribe(self) -> None:
         try:
@@ -401,7 +419,7 @@ class RedisHub(LocalHub):
                         f"{PREFIX}here:{game_id}", "-inf", self._clock()
                     )
                     if await self._mirror(game_id):
-                        await self._tell(game_id, "presence")
+                        await self._tell(game_id, "presence", [])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

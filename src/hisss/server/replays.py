@@ -14,8 +14,7 @@ from typing import Any
 from hisss.core import HisssError
 from hisss.record import GameRecord, RecordError, ReplayError, replay, replay_game
 from hisss.server.errors import ErrorCode, ProtocolError
-from hisss.server.game import play_event
-from hisss.server.views import state_view
+from hisss.server.views import play_event, state_view
 from hisss.storage import EntryKind
 
 
@@ -75,7 +74,7 @@ def step(record: GameRecord, number: object) -> dict[str, Any]:
     view = state_view(game.state, number, steps, event, record.seats)
     view["seats"] = list(record.seats)
     view["to_move"] = None if game.is_over() else game.state.to_move + 1
-    if game.has_hands:
+    if game.state.hand_sizes:
         # A record of the hand variant holds every hand: a replay shows them all.
         hands = [game.view(seat).hand for seat in range(game.players)]
         view["hands"] = [[str(card) for card in hand] for hand in hands]

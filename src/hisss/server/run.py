@@ -151,12 +151,74 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return factory
 
 
-async def _serve(
-    settings: Settings, host: str, port: int, announce: Callable[[str], None], reuse_port: bool
-) -> None:
+async def _open_hub(settings: Settings, store: Store) -> Hub:
+    """The hub the server publishes through: its own, or with ``--redis`` one shared with the
+    other processes (started here); raises :class:`ServeError`."""
+    if settings.redis is None:
+        return LocalHub()
+    if store.dialect == "sqlite":
+        raise ServeError(
+            "--redis joins several server processes, which need one PostgreSQL database "
+            "(a SQLite file belongs to one process)"
+        )
+    hub = RedisHub(settings.redis)
+    try:
+        await hub.start()
+    except RedisHubError as exc:
+        raise ServeError(str(exc)) from None
+    return hub
+
+
+def _settle_collector() -> None:
+    """Tune the garbage collector for a server that has started."""
+    # What is loaded by now (modules, the app) lives as long as the server: frozen out of the
+    # collector's sight, it is not walked by every full collection. Under the load test that cut
+    # the time spent in full collections by more than half.
+    gc.freeze()
+    # The games being played hold many objects that live for minutes (their steps, snapshots
+    # and logs): with the collector's default thresholds, 1,000 games under the load test cost
+    # 8 % of the server's CPU in collections, and each full collection stopped the server for
+    # some 140 ms. Objects are freed as they are dropped (reference counting); the collector
+    # only finds cycles, which are rare here, so it runs less often.
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _uvicorn_config(settings: Settings, app: Any, http_protocol: Any, ws_protocol: Any) -> Any:
+    """uvicorn's configuration of the server: its protocols, limits, timeouts and logging."""
     import uvicorn  # noqa: PLC0415 - imported when the server runs, not when the CLI loads
     from uvicorn.config import LOGGING_CONFIG  # noqa: PLC0415
 
+    return uvicorn.Config(
+        app,
+        http=http_protocol,
+        ws=ws_protocol,
+        ws_max_size=WS_MAX_FRAME,
+        # A client that stops reading stops answering pings: it is closed within
+        # ping_interval + ping_timeout seconds, whatever the kernel's buffers hold.
+        ws_ping_interval=settings.ping_interval,
+        ws_ping_timeout=settings.ping_timeout,
+        timeout_keep_alive=settings.keep_alive_timeout,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        # The application reads forwarded headers itself, from --forwarded-allow-ips only
+        # (uvicorn's default would believe any client on this machine).
+        proxy_headers=False,
+        # No permessage-deflate: a state message is a few KiB, and compressing every one
+        # for every connection (with a compressor kept per connection) cost more of the
+        # server's time per step than building the state.
+        ws_per_message_deflate=False,
+        lifespan="on",
+        log_level="info",
+        # JSON lines: uvicorn's loggers reach the root logger's handler (hisss.server.logs)
+        # instead of being set up with uvicorn's own text format.
+        log_config=None if settings.log_format == "json" else LOGGING_CONFIG,
+        server_header=False,
+        timeout_graceful_shutdown=5,
+    )
+
+
+def _connection_protocols(settings: Settings) -> tuple[int, int, Any, Any]:
+    """The open-file limit (raised as far as allowed), the cap on connections, and uvicorn's
+    HTTP and websocket protocols that keep the connections within their limits."""
     from hisss.server.connections import (  # noqa: PLC0415 - uvicorn's protocols, imported here
         ConnectionLimits,
         connection_cap,
@@ -166,8 +228,6 @@ async def _serve(
 
     open_files = raise_file_limit()
     cap = settings.max_connections or connection_cap(open_files)
-    if settings.allowed_hosts is None:
-        settings = dataclasses.replace(settings, allowed_hosts=bound_names(host))
     limits = ConnectionLimits(
         total=cap,
         per_address=settings.max_connections_per_address,
@@ -175,6 +235,17 @@ async def _serve(
         trusted=settings.forwarded_allow_ips,
     )
     http_protocol, ws_protocol = protocols(limits)
+    return open_files, cap, http_protocol, ws_protocol
+
+
+async def _serve(
+    settings: Settings, host: str, port: int, announce: Callable[[str], None], reuse_port: bool
+) -> None:
+    import uvicorn  # noqa: PLC0415 - imported when the server runs, not when the CLI loads
+
+    open_files, cap, http_protocol, ws_protocol = _connection_protocols(settings)
+    if settings.allowed_hosts is None:
+        settings = dataclasses.replace(settings, allowed_hosts=bound_names(host))
     sock = bind(host, port, reuse_port)
     # The expert plays careful's placement until its compiled code is ready: no game waits.
     start_warming()
@@ -183,48 +254,15 @@ async def _serve(
     except StorageError as exc:
         sock.close()
         raise ServeError(str(exc)) from None
-    hub: Hub = LocalHub()
-    if settings.redis is not None:
-        if store.dialect == "sqlite":
-            await store.close()
-            sock.close()
-            raise ServeError(
-                "--redis joins several server processes, which need one PostgreSQL database "
-                "(a SQLite file belongs to one process)"
-            )
-        hub = RedisHub(settings.redis)
-        try:
-            await hub.start()
-        except RedisHubError as exc:
-            await store.close()
-            sock.close()
-            raise ServeError(str(exc)) from None
     try:
-        config = uvicorn.Config(
-            create_app(settings, store=store, hub=hub),
-            http=http_protocol,
-            ws=ws_protocol,
-            ws_max_size=WS_MAX_FRAME,
-            # A client that stops reading stops answering pings: it is closed within
-            # ping_interval + ping_timeout seconds, whatever the kernel's buffers hold.
-            ws_ping_interval=settings.ping_interval,
-            ws_ping_timeout=settings.ping_timeout,
-            timeout_keep_alive=settings.keep_alive_timeout,
-            h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-            # The application reads forwarded headers itself, from --forwarded-allow-ips only
-            # (uvicorn's default would believe any client on this machine).
-            proxy_headers=False,
-            # No permessage-deflate: a state message is a few KiB, and compressing every one
-            # for every connection (with a compressor kept per connection) cost more of the
-            # server's time per step than building the state.
-            ws_per_message_deflate=False,
-            lifespan="on",
-            log_level="info",
-            # JSON lines: uvicorn's loggers reach the root logger's handler (hisss.server.logs)
-            # instead of being set up with uvicorn's own text format.
-            log_config=None if settings.log_format == "json" else LOGGING_CONFIG,
-            server_header=False,
-            timeout_graceful_shutdown=5,
+        hub = await _open_hub(settings, store)
+    except ServeError:
+        await store.close()
+        sock.close()
+        raise
+    try:
+        config = _uvicorn_config(
+            settings, create_app(settings, store=store, hub=hub), http_protocol, ws_protocol
         )
         server = uvicorn.Server(config)
         limit_floods()  # uvicorn has set its loggers up by now
@@ -232,19 +270,8 @@ async def _serve(
         while not server.started and not task.done():
             await asyncio.sleep(0.02)
         if server.started:
-            # What is loaded by now (modules, the app) lives as long as the server: frozen out
-            # of the collector's sight, it is not walked by every full collection. Under the
-            # load test that cut the time spent in full collections by more than half.
-            gc.freeze()
-            # The games being played hold many objects that live for minutes (their steps,
-            # snapshots and logs): with the collector's default thresholds, 1,000 games under
-            # the load test cost 8 % of the server's CPU in collections, and each full
-            # collection stopped the server for some 140 ms. Objects are freed as they are
-            # dropped (reference counting); the collector only finds cycles, which are rare
-            # here, so it runs less often.
-            gc.set_threshold(*GC_THRESHOLDS)
-            actual = sock.getsockname()[1]
-            announce(f"Hisss is ready: open {url_of(host, actual)}")
+            _settle_collector()
+            announce(f"Hisss is ready: open {url_of(host, sock.getsockname()[1])}")
             announce(f"database: {display_url(settings.database)}")
             announce(
                 f"connections: at most {cap} ({settings.max_connections_per_address} per "

@@ -20,30 +20,30 @@ Several processes can serve the same database (with a hub shared through Redis, 
 database refuses any step or seat change planned on an out-of-date copy
 (:class:`~hisss.storage.SequenceConflictError`), and the copy then catches up from the log
 (:meth:`GameService.refresh`), delivering every state it missed, in order, to its local clients.
-News from another process triggers the same catching up.
+News from another process triggers the same catching up, from the steps the news carries when
+they follow the cached copy (no read of the database).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import logging
 import secrets
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
+from hisss.bots.expert import answers_quickly
 from hisss.core import Action, HisssError
-from hisss.kernel.warming import is_warming
 from hisss.record import GameRecord, SeatKind
 from hisss.server import logs, setup
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import LiveGame, LogError
-from hisss.server.hub import Hub
+from hisss.server.hub import Hub, Step, entry_step, following
 from hisss.server.lobby import is_listed, listing
 from hisss.server.metrics import Metrics
 from hisss.server.quotas import Quotas, think_at_pace
@@ -151,18 +151,20 @@ class GameService:
             else:
                 return
 
-    async def _news(self, game_id: str, what: str) -> None:
-        """The hub heard from another process that ``game_id`` changed."""
+    async def _news(self, game_id: str, what: str, steps: list[Step]) -> None:
+        """The hub heard from another process that ``game_id`` changed (``steps``: see
+        :meth:`refresh`)."""
         if what == "presence":
             live = self._live.get(game_id)
             if live is not None:
                 self.hub.deliver(game_id, self.view(live))
             return
-        await self.refresh(game_id)
+        await self.refresh(game_id, steps)
 
-    async def refresh(self, game_id: str) -> None:
-        """Bring the cached game up to date with the database (another process changed it),
-        delivering each state it missed to this process's subscribers; then kick its driver."""
+    async def refresh(self, game_id: str, steps: Sequence[Step] = ()) -> None:
+        """Bring the cached game up to date (another process changed it), delivering each state
+        it missed to this process's subscribers; then kick its driver. The ``steps`` that news
+        carried spare reading the database when they follow the cached copy without a gap."""
         async with self._lock(game_id):
             live = self._live.get(game_id)
             if live is None:
@@ -171,30 +173,34 @@ class GameService:
                 live = await self._load(game_id)
                 self.hub.deliver(game_id, self.view(live))
             else:
-                await self._catch_up(live)
+                await self._catch_up(live, following(live.version, steps))
         self.kick(game_id)
 
-    async def _catch_up(self, live: LiveGame) -> LiveGame:
-        """Apply the log entries stored after ``live``'s version and deliver each new state
-        locally; rebuild the game when a change is not in the log (a seat taken). Call with the
-        game's lock held; returns the up-to-date game."""
-        stored = await self.store.get_game(live.id)
-        if stored is None:
-            self.evict(live.id)
-            raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {live.id!r}")
-        if stored.version > live.version:
-            try:
-                for entry in await self.store.actions(live.id, after=live.version):
-                    if entry.seq > stored.version:
-                        break
-                    live.apply(entry)
-                    self.hub.deliver(live.id, self.view(live))
-            except (LogError, ProtocolError, HisssError):
+    async def _catch_up(self, live: LiveGame, entries: list[LogEntry] | None = None) -> LiveGame:
+        """Apply ``entries`` (the steps after ``live``'s version, when news carried them), else
+        the log entries stored after it, delivering each new state locally; rebuild the game when
+        a change is not in the log (a seat taken). Call with the game's lock held; returns the
+        up-to-date game."""
+        stored = None
+        if entries is None:
+            stored = await self.store.get_game(live.id)
+            if stored is None:
                 self.evict(live.id)
-                live = await self._rebuild(stored)
+                raise ProtocolError(ErrorCode.UNKNOWN_GAME, f"there is no game {live.id!r}")
+            entries = []
+            if stored.version > live.version:
+                logged = await self.store.actions(live.id, after=live.version)
+                entries = [entry for entry in logged if entry.seq <= stored.version]
+        try:
+            for entry in entries:
+                live.apply(entry)
                 self.hub.deliver(live.id, self.view(live))
-                return live
-        if live.version != stored.version or not live.has_seats_of(stored):
+        except (LogError, ProtocolError, HisssError):
+            self.evict(live.id)
+            live = await self._load(live.id)
+            self.hub.deliver(live.id, self.view(live))
+            return live
+        if stored is not None and (live.version != stored.version or not live.has_seats_of(stored)):
             live = await self._rebuild(stored)
             self.hub.deliver(live.id, self.view(live))
         return live
@@ -241,9 +247,12 @@ class GameService:
                 out.append(listing(game, presence))
         return out
 
-    async def publish(self, live: LiveGame) -> None:
-        """Send the game's current state to everyone following it."""
-        await self.hub.publish(live.id, self.view(live))
+    async def publish(self, live: LiveGame, entry: LogEntry | None = None) -> None:
+        """Send the game's current state to everyone following it; ``entry`` is the stored step
+        that made it, which the news to other processes carries."""
+        await self.hub.publish(
+            live.id, self.view(live), None if entry is None else entry_step(entry)
+        )
 
     # ------------------------------------------------------------------ creating and joining
 
@@ -318,21 +327,8 @@ class GameService:
         return live, seat, token
 
     def authenticate(self, live: LiveGame, token: object) -> tuple[int, ...]:
-        """The seats (from 0) whose token ``token`` is: one, or every person seat of a game on
-        one device; raises ``bad_token``."""
-        if not isinstance(token, str) or not 0 < len(token) <= 256:
-            raise ProtocolError(ErrorCode.BAD_TOKEN, "a seat token is text of up to 256 characters")
-        hashed = token_hash(token)
-        seats = tuple(
-            seat
-            for seat, stored in sorted(live.token_hashes.items())
-            if hmac.compare_digest(stored, hashed)
-        )
-        if not seats:
-            raise ProtocolError(
-                ErrorCode.BAD_TOKEN, "this token is not the token of any seat of this game"
-            )
-        return seats
+        """The seats (from 0) whose token ``token`` is (:func:`~hisss.server.setup.token_seats`)."""
+        return setup.token_seats(live.token_hashes, token)
 
     # ------------------------------------------------------------------ steps
 
@@ -408,7 +404,7 @@ class GameService:
         """The expert's placement of ``seat``'s card, and whether it is careful's quick one."""
         self.quotas.check_hint(game_id, seat, address)
         position, rng = (await self._load(game_id)).hint_position(seat)
-        quick = is_warming() and not position.rules.has_hands
+        quick = answers_quickly(position)
         async with self.quotas.thinking:
             return await asyncio.to_thread(make_level("expert").move, position, rng), quick
 
@@ -489,7 +485,7 @@ class GameService:
             raise
         if status is GameStatus.FINISHED:
             log.info("game %s finished after %d steps", live.id, live.version)
-        await self.publish(live)
+        await self.publish(live, entry)
 
     # ------------------------------------------------------------------ bots
 
@@ -541,9 +537,7 @@ class GameService:
                     )
                     if await self._commit_unless_taken(live, entry) and choice is not None:
                         self.metrics.bot_moves.labels(level).inc()
-        except asyncio.CancelledError:
-            raise
-        except StorageError as exc:
+        except StorageError as exc:  # a cancelled driver (no Exception) stops at once
             log.error("game %s: the database failed: %s; retrying in %g s", game_id, exc, RETRY)
             self._retry(game_id)
         except (HisssError, ProtocolError) as exc:

@@ -1,12 +1,11 @@
 """A websocket session: one client following one game, as an explicit state machine.
 
-States: ``HELLO`` (the connection is open and must say who it is), ``SEAT`` (it acts for the
-seat, or on one device the seats, whose token it showed) or ``SPECTATOR`` (it watches), then
-``CLOSED``. Every message
-read is checked in this order: text frame, size, rate, JSON, shape, type, state; a message that
-fails gets an ``error`` message with a stable code and changes nothing, and the connection stays
-open. A connection is closed only for abuse (too many oversized, rate-limited or failed hello
-messages, or no hello in time), with a named close code.
+States (:class:`ConnectionState`): ``HELLO`` (the connection is open and must say who it is),
+``SEAT`` (it acts for the seat, or on one device the seats, whose token it showed) or ``SPECTATOR``
+(it watches), then ``CLOSED``. Every message read is checked in this order: text frame, size, rate,
+JSON, shape, type, state; a message that fails gets an ``error`` message with a stable code and
+changes nothing, and the connection stays open. A connection is closed only for abuse (too many
+oversized, rate-limited or failed hello messages, or no hello in time), with a named close code.
 
 Outgoing messages go through one queue, written by one task, so that an ``error`` and the fresh
 ``state`` that follows it arrive in that order. Published states of the game are queued the same
@@ -18,22 +17,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hisss.bots import LEVEL_NAMES
+from hisss.bots import levels_for
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import PROTOCOL_VERSION, LiveGame
-from hisss.server.hands import for_seats, levels_for
+from hisss.server.hands import for_seats
 from hisss.server.hub import encode, without_log
 from hisss.server.limits import Bucket
 from hisss.server.logs import game_id
+from hisss.server.protocol import (
+    CLIENT_TYPES,
+    ClientMessageBase,
+    Draw,
+    Hello,
+    Hint,
+    Ping,
+    Play,
+    Rematch,
+    ReplaceWithBot,
+    TakeSeat,
+    decode,
+    ping_payload,
+    read_client_message,
+)
 from hisss.server.service import GameService
 from hisss.server.settings import Settings
 from hisss.storage import StorageError
@@ -69,25 +82,10 @@ CLOSE_CODES: dict[int, str] = {
 #: Messages waiting for a slow client before it is dropped.
 MAX_OUTBOX = 256
 
-#: Stands for "no version given" where the version is optional.
-NO_VERSION = -1
 
-#: The message types a client may send.
-CLIENT_TYPES = (
-    "hello",
-    "draw",
-    "play",
-    "replace_with_bot",
-    "take_seat",
-    "rematch",
-    "hint",
-    "sync",
-    "ping",
-)
-
-
-class Phase(Enum):
-    """Where a session is."""
+class ConnectionState(Enum):
+    """Where a connection is in the session's state machine (the game's own phase is
+    :class:`hisss.record.Phase`)."""
 
     HELLO = "hello"
     SEAT = "seat"
@@ -111,7 +109,7 @@ class Session:
         self.ws = websocket
         self.service = service
         self.settings = settings
-        self.phase = Phase.HELLO
+        self.connection = ConnectionState.HELLO
         self.live: LiveGame | None = None
         self.game_id = ""
         #: The seats this connection holds (from 0): one, or all the people of a device game.
@@ -129,7 +127,7 @@ class Session:
         self._last_rate_error = 0.0
         self._subscribed = False
         self._too_slow = False
-        self.phase_was_spectator = False
+        self.was_spectator = False
         #: The version of the last state queued for this client (``None``: none yet).
         self._version_sent: int | None = None
 
@@ -137,7 +135,7 @@ class Session:
 
     def deliver(self, message: dict[str, Any]) -> None:
         """Queue a published message (called by the hub; never blocks)."""
-        if self.phase is Phase.CLOSED:
+        if self.connection is ConnectionState.CLOSED:
             return
         # A state of the hand variant keeps the hands of this connection's seats alone.
         message = for_seats(message, self.seats)
@@ -165,7 +163,7 @@ class Session:
             self.outbox.qsize() >= MAX_OUTBOX
             or self.outbox_chars + len(text) > self.settings.max_outbox_bytes
         ):
-            self.phase = Phase.CLOSED
+            self.connection = ConnectionState.CLOSED
             self._too_slow = True
             self.outbox.put_nowait(None)
             return
@@ -232,7 +230,7 @@ class Session:
         finally:
             clients.dec()
             self.service.quotas.connection_closed(self.address)
-            if self.phase_was_spectator:
+            if self.was_spectator:
                 self.service.quotas.spectator_left(self.game_id)
 
     async def _refuse(self, error: ProtocolError, code: int, reason: str) -> None:
@@ -275,7 +273,7 @@ class Session:
         except WebSocketDisconnect:
             pass
         finally:
-            self.phase = Phase.CLOSED
+            self.connection = ConnectionState.CLOSED
             if self._subscribed:
                 self.service.hub.unsubscribe(self.game_id, self)
             for seat in self.seats:
@@ -298,7 +296,7 @@ class Session:
                     with contextlib.suppress(Exception):
                         await self.ws.close(CLOSE_TOO_SLOW, "too slow")
                     return
-                if self.phase is Phase.CLOSED and self.outbox.empty():
+                if self.connection is ConnectionState.CLOSED and self.outbox.empty():
                     return
                 continue
             self.outbox_chars -= len(text)
@@ -307,7 +305,7 @@ class Session:
                 # deadline the connection is closed (the kernel's buffers may hold megabytes).
                 await asyncio.wait_for(self.ws.send_text(text), self.settings.send_timeout)
             except TimeoutError:
-                self.phase = Phase.CLOSED
+                self.connection = ConnectionState.CLOSED
                 self.service.quotas.connections_closed("a client that reads too slowly")
                 with contextlib.suppress(Exception):
                     await self.ws.close(CLOSE_TOO_SLOW, "too slow")
@@ -315,7 +313,7 @@ class Session:
             except (WebSocketDisconnect, OSError, RuntimeError):  # uvicorn's ClientDisconnected
                 return  # the client is gone; the reader sees it
             except Exception:
-                self.phase = Phase.CLOSED
+                self.connection = ConnectionState.CLOSED
                 log.exception("game %s: sending to a client failed; closing it", self.game_id)
                 with contextlib.suppress(Exception):
                     await self.ws.close(CLOSE_SERVER_ERROR, "server error")
@@ -323,8 +321,8 @@ class Session:
 
     async def _read(self) -> None:
         started = time.monotonic()
-        while self.phase is not Phase.CLOSED:
-            if self.phase is Phase.HELLO:
+        while self.connection is not ConnectionState.CLOSED:
+            if self.connection is ConnectionState.HELLO:
                 left = self.settings.hello_timeout - (time.monotonic() - started)
                 try:
                     raw = await asyncio.wait_for(self.ws.receive(), max(left, 0.001))
@@ -344,50 +342,12 @@ class Session:
                 ProtocolError(ErrorCode.BAD_MESSAGE, "send JSON in text frames, not binary")
             )
             return
-        size = len(text.encode("utf-8"))
-        if size > self.settings.max_message_bytes:
-            self._strike(CLOSE_TOO_LARGE, "too many oversized messages")
-            self.send_error(
-                ProtocolError(
-                    ErrorCode.TOO_LARGE,
-                    f"the message has {size} bytes; the limit is {self.settings.max_message_bytes}",
-                )
-            )
+        if not self._admit(text):
             return
-        if not self.bucket.take():
-            self._strike(CLOSE_RATE_LIMITED, "too many messages")
-            now = time.monotonic()
-            if now - self._last_rate_error >= 1.0:
-                self._last_rate_error = now
-                self.send_error(
-                    ProtocolError(
-                        ErrorCode.RATE_LIMITED,
-                        f"more than {self.settings.rate_per_second:g} messages a second: "
-                        "messages are dropped until you slow down",
-                    )
-                )
+        message = self._decode(text)
+        if message is None:
             return
-        try:
-            message = _READER.decode(text)
-        except (ValueError, RecursionError):
-            self.send_error(ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON"))
-            return
-        if not isinstance(message, dict):
-            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object"))
-            return
-        kind = message.get("type")
-        if not isinstance(kind, str):
-            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, 'a message needs a "type" (text)'))
-            return
-        if kind not in CLIENT_TYPES:
-            self.send_error(
-                ProtocolError(
-                    ErrorCode.UNKNOWN_TYPE,
-                    f"unknown message type {kind[:40]!r} (known: {', '.join(CLIENT_TYPES)})",
-                ),
-                request=kind[:40],
-            )
-            return
+        kind = message["type"]
         try:
             await self._dispatch(kind, message)
         except ProtocolError as error:
@@ -412,6 +372,59 @@ class Session:
                 request=kind,
             )
 
+    def _admit(self, text: str) -> bool:
+        """Whether a text frame passes the size and rate checks; if not, say so (and strike)."""
+        size = len(text.encode("utf-8"))
+        if size > self.settings.max_message_bytes:
+            self._strike(CLOSE_TOO_LARGE, "too many oversized messages")
+            self.send_error(
+                ProtocolError(
+                    ErrorCode.TOO_LARGE,
+                    f"the message has {size} bytes; the limit is {self.settings.max_message_bytes}",
+                )
+            )
+            return False
+        if not self.bucket.take():
+            self._strike(CLOSE_RATE_LIMITED, "too many messages")
+            now = time.monotonic()
+            if now - self._last_rate_error >= 1.0:
+                self._last_rate_error = now
+                self.send_error(
+                    ProtocolError(
+                        ErrorCode.RATE_LIMITED,
+                        f"more than {self.settings.rate_per_second:g} messages a second: "
+                        "messages are dropped until you slow down",
+                    )
+                )
+            return False
+        return True
+
+    def _decode(self, text: str) -> dict[str, Any] | None:
+        """The message in a text frame, a JSON object with a known ``type``; else say what is
+        wrong and give ``None``."""
+        try:
+            message = decode(text)
+        except (ValueError, RecursionError):
+            self.send_error(ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON"))
+            return None
+        if not isinstance(message, dict):
+            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a JSON object"))
+            return None
+        kind = message.get("type")
+        if not isinstance(kind, str):
+            self.send_error(ProtocolError(ErrorCode.BAD_MESSAGE, 'a message needs a "type" (text)'))
+            return None
+        if kind not in CLIENT_TYPES:
+            self.send_error(
+                ProtocolError(
+                    ErrorCode.UNKNOWN_TYPE,
+                    f"unknown message type {kind[:40]!r} (known: {', '.join(CLIENT_TYPES)})",
+                ),
+                request=kind[:40],
+            )
+            return None
+        return message
+
     def _strike(self, code: int = CLOSE_RATE_LIMITED, reason: str = "abuse") -> None:
         self.strikes += 1
         if self.strikes >= self.settings.abuse_limit:
@@ -421,67 +434,60 @@ class Session:
 
     async def _dispatch(self, kind: str, message: dict[str, Any]) -> None:
         if kind == "ping":
-            self.send({"type": "pong", "data": _short(message.get("data"))})
+            ping = read_client_message(message)
+            assert isinstance(ping, Ping)
+            self.send({"type": "pong", "data": ping_payload(ping.data)})
             return
         if kind == "hello":
-            await self._hello(message)
+            hello = read_client_message(message)
+            assert isinstance(hello, Hello)
+            await self._hello(hello)
             return
-        if self.phase is Phase.HELLO or self.live is None:
+        if self.connection is ConnectionState.HELLO or self.live is None:
             raise ProtocolError(
                 ErrorCode.NOT_AUTHENTICATED, "send hello first (a seat token, or spectate)"
             )
         if kind == "sync":
-            if not self.sync_bucket.take():
-                raise ProtocolError(
-                    ErrorCode.RATE_LIMITED,
-                    f"sync at most {self.settings.sync_rate_per_second:g} times a second: the "
-                    "states that follow each step keep you up to date",
-                )
-            fresh = await self._fresh_view()
-            if fresh is None:
-                raise ProtocolError(
-                    ErrorCode.SERVER_ERROR, "the server failed; nothing was changed"
-                )
-            self.send_whole(fresh)
+            await self._sync()
             return
-        if self.phase is Phase.SPECTATOR or not self.seats:
+        if self.connection is ConnectionState.SPECTATOR or not self.seats:
             raise ProtocolError(ErrorCode.SPECTATOR, "spectators watch the game; they cannot act")
         seat = self._acting_seat(message)
-        if kind == "draw":
-            version = _version(message, required=True)
-            pick = message.get("pick")
-            if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int)):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "pick is the number of a face-down card")
-            self.live = await self.service.draw(self.game_id, seat, version)
-        elif kind == "play":
-            version = _version(message, required=True)
-            action = message.get("action")
-            if not isinstance(action, str):
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, 'play needs "action": text such as "1R:orange"'
-                )
-            self.live = await self.service.play(self.game_id, seat, version, action)
-        elif kind == "replace_with_bot":
-            target = message.get("seat")
-            if isinstance(target, bool) or not isinstance(target, int):
-                raise ProtocolError(
-                    ErrorCode.BAD_MESSAGE, "replace_with_bot needs the seat number (1-6)"
-                )
-            level = message.get("level", "medium")
-            if not isinstance(level, str):
-                raise ProtocolError(
-                    ErrorCode.BAD_LEVEL, f"level is one of {', '.join(LEVEL_NAMES)}, as text"
-                )
-            self.live = await self.service.hand_over(
-                self.game_id, seat, target - 1, level, _version(message, required=False)
+        typed = read_client_message(message)
+        await _SEAT_MESSAGES[type(typed)](self, seat, typed)
+
+    async def _sync(self) -> None:
+        if not self.sync_bucket.take():
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"sync at most {self.settings.sync_rate_per_second:g} times a second: the "
+                "states that follow each step keep you up to date",
             )
-        elif kind == "take_seat":
-            self.live = await self.service.take_back(self.game_id, seat)
-        elif kind == "rematch":
-            self.live = await self.service.rematch(self.game_id, self.seats)
-        elif kind == "hint":
-            action, quick = await self.service.hint(self.game_id, seat, self.address)
-            self.send({"type": "hint", "seat": seat + 1, "action": str(action), "quick": quick})
+        fresh = await self._fresh_view()
+        if fresh is None:
+            raise ProtocolError(ErrorCode.SERVER_ERROR, "the server failed; nothing was changed")
+        self.send_whole(fresh)
+
+    async def _draw(self, seat: int, message: Draw) -> None:
+        self.live = await self.service.draw(self.game_id, seat, message.version)
+
+    async def _play(self, seat: int, message: Play) -> None:
+        self.live = await self.service.play(self.game_id, seat, message.version, message.action)
+
+    async def _replace_with_bot(self, seat: int, message: ReplaceWithBot) -> None:
+        self.live = await self.service.hand_over(
+            self.game_id, seat, message.seat - 1, message.level, message.version
+        )
+
+    async def _take_seat(self, seat: int, message: TakeSeat) -> None:
+        self.live = await self.service.take_back(self.game_id, seat)
+
+    async def _rematch(self, seat: int, message: Rematch) -> None:
+        self.live = await self.service.rematch(self.game_id, self.seats)
+
+    async def _hint(self, seat: int, message: Hint) -> None:
+        action, quick = await self.service.hint(self.game_id, seat, self.address)
+        self.send({"type": "hint", "seat": seat + 1, "action": str(action), "quick": quick})
 
     def _acting_seat(self, message: dict[str, Any]) -> int:
         """The seat a message acts for: its ``seat`` (from 1), which this connection must hold;
@@ -497,14 +503,37 @@ class Session:
         to_move = self.live.to_move
         return to_move if to_move in self.seats else self.seats[0]
 
-    async def _hello(self, message: dict[str, Any]) -> None:
-        if self.phase is not Phase.HELLO:
+    def _welcome(self, live: LiveGame) -> dict[str, Any]:
+        """The ``welcome`` message: the game, this connection's role and seats, the rules."""
+        return {
+            "type": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "game": live.id,
+            "code": live.code,
+            "title": live.title,
+            "role": self.connection.value,
+            "seat": self.seats[0] + 1 if self.seats else None,
+            "seats": [seat + 1 for seat in self.seats],
+            "rules": live.rules.to_mapping(),
+            "deck": live.deck.name,
+            "deck_size": live.deck.size,
+            "away_seconds": self.settings.away_seconds,
+            "unseen_seconds": self.settings.unseen_seconds,
+            "levels": list(levels_for(live.rules)),
+            "limits": {
+                "max_message_bytes": self.settings.max_message_bytes,
+                "rate_per_second": self.settings.rate_per_second,
+                "rate_burst": self.settings.rate_burst,
+            },
+        }
+
+    async def _hello(self, message: Hello) -> None:
+        if self.connection is not ConnectionState.HELLO:
             raise ProtocolError(
                 ErrorCode.ALREADY_AUTHENTICATED, "this connection has said hello already"
             )
         assert self.live is not None
-        token = message.get("token")
-        role = message.get("role")
+        token, role = message.token, message.role
         if token is None and role == "spectator":
             self.live = await self.service.find(self.game_id)
             if not self.service.quotas.spectator_joined(self.game_id):
@@ -515,8 +544,8 @@ class Session:
                 self.service.metrics.error(error.code, "websocket")
                 await self.ws.send_text(encode({"type": "error", **error.to_dict()}))
                 raise _Close(CLOSE_BUSY, "too many spectators")
-            self.phase_was_spectator = True
-            self.phase = Phase.SPECTATOR
+            self.was_spectator = True
+            self.connection = ConnectionState.SPECTATOR
         elif token is not None:
             try:
                 self.live = await self.service.find(self.game_id)
@@ -526,7 +555,7 @@ class Session:
                 if self.hello_failures >= self.settings.max_hello_failures:
                     raise _Close(CLOSE_AUTH_FAILED, "too many failed hello attempts") from None
                 raise
-            self.phase = Phase.SEAT
+            self.connection = ConnectionState.SEAT
         else:
             raise ProtocolError(
                 ErrorCode.BAD_MESSAGE, 'hello needs "token" (a seat token) or "role": "spectator"'
@@ -534,29 +563,7 @@ class Session:
         self.service.hub.subscribe(self.game_id, self)
         self._subscribed = True
         live = self.live
-        self.send(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "game": live.id,
-                "code": live.code,
-                "title": live.title,
-                "role": self.phase.value,
-                "seat": self.seats[0] + 1 if self.seats else None,
-                "seats": [seat + 1 for seat in self.seats],
-                "rules": live.rules.to_mapping(),
-                "deck": live.deck.name,
-                "deck_size": live.deck.size,
-                "away_seconds": self.settings.away_seconds,
-                "unseen_seconds": self.settings.unseen_seconds,
-                "levels": list(levels_for(live.rules)),
-                "limits": {
-                    "max_message_bytes": self.settings.max_message_bytes,
-                    "rate_per_second": self.settings.rate_per_second,
-                    "rate_burst": self.settings.rate_burst,
-                },
-            }
-        )
+        self.send(self._welcome(live))
         if self.seats:
             # Publishing tells everyone (this session included) that the seats are here.
             await self.service.seats_connected(live, self.seats)
@@ -564,30 +571,12 @@ class Session:
             self.send(self.service.view(live))
 
 
-def _version(message: dict[str, Any], *, required: bool) -> int:
-    version = message.get("version")
-    if version is None and not required:
-        return NO_VERSION
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise ProtocolError(
-            ErrorCode.BAD_MESSAGE,
-            '"version" must be the version of the state the action is based on',
-        )
-    return version
-
-
-def _not_json(word: str) -> object:
-    """Python's reader takes NaN and Infinity, which are not JSON (and could be echoed back)."""
-    raise ValueError(f"{word} is not JSON")
-
-
-#: The reader of clients' messages, made once (``json.loads`` with an option makes one per call).
-#: Not orjson: it reads integers past 64 bits as floats, which would change what a message means.
-_READER = json.JSONDecoder(parse_constant=_not_json)
-
-
-def _short(value: object) -> object:
-    """Echo small ping payloads only."""
-    if isinstance(value, (int, float, str)) and len(str(value)) <= 64:
-        return value
-    return None
+#: What each message that acts for a seat does, by its model (:mod:`hisss.server.protocol`).
+_SEAT_MESSAGES: dict[type[ClientMessageBase], Callable[[Session, int, Any], Awaitable[None]]] = {
+    Draw: Session._draw,
+    Play: Session._play,
+    ReplaceWithBot: Session._replace_with_bot,
+    TakeSeat: Session._take_seat,
+    Rematch: Session._rematch,
+    Hint: Session._hint,
+}

@@ -5,6 +5,7 @@ tokens. Nothing here touches the database or a live game.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,22 @@ def token_hash(token: str) -> str:
     """What the database keeps of a token: its SHA-256, in hexadecimal. (A token is ASCII; text
     that JSON can spell but UTF-8 cannot, a lone surrogate, still hashes, to match nothing.)"""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_seats(token_hashes: dict[int, str], token: object) -> tuple[int, ...]:
+    """The seats (from 0) whose token ``token`` is, by their ``token_hashes``: one, or every
+    person seat of a game on one device; raises ``bad_token``."""
+    if not isinstance(token, str) or not 0 < len(token) <= 256:
+        raise ProtocolError(ErrorCode.BAD_TOKEN, "a seat token is text of up to 256 characters")
+    hashed = token_hash(token)
+    seats = tuple(
+        seat for seat, stored in sorted(token_hashes.items()) if hmac.compare_digest(stored, hashed)
+    )
+    if not seats:
+        raise ProtocolError(
+            ErrorCode.BAD_TOKEN, "this token is not the token of any seat of this game"
+        )
+    return seats
 
 
 def clean_name(value: object, default: str, what: str = "name") -> str:
@@ -79,18 +96,7 @@ def build_spec(
     ``bad_seats``, ``bad_level``) with the reason. A seat without a name gets one (``Player 2``,
     ``Bot 3 (hard)``); a bot without a level plays at ``medium``. A game on one ``device`` has
     no open seat."""
-    if pace not in PACES:
-        raise ProtocolError(
-            ErrorCode.BAD_RULES, f"unknown bot pace {pace!r} (paces: {', '.join(PACES)})"
-        )
-    if not isinstance(options, dict):
-        raise ProtocolError(ErrorCode.BAD_RULES, "set must be an object of rule options")
-    if "preset" in options:
-        raise ProtocolError(ErrorCode.BAD_RULES, "give the preset as rules, not inside set")
-    try:
-        rules = Rules.from_mapping({"preset": preset, **options})
-    except (ConfigError, TypeError, ValueError) as exc:
-        raise ProtocolError(ErrorCode.BAD_RULES, str(exc)) from None
+    rules = _checked_rules(preset, options, pace)
     if not isinstance(deck, str) or deck.strip().lower() not in BUILTIN_DECKS:
         raise ProtocolError(
             ErrorCode.BAD_DECK, f"unknown deck {deck!r} (decks: {', '.join(BUILTIN_DECKS)})"
@@ -100,34 +106,7 @@ def build_spec(
         rules.check_players(len(seats))
     except ConfigError as exc:
         raise ProtocolError(ErrorCode.BAD_SEATS, str(exc)) from None
-    checked = []
-    for number, seat in enumerate(seats, 1):
-        try:
-            kind = SeatKind(seat.kind)
-        except ValueError:
-            raise ProtocolError(
-                ErrorCode.BAD_SEATS,
-                f"seat {number}: kind must be person or bot, not {seat.kind!r}",
-            ) from None
-        if kind is SeatKind.BOT:
-            level = (seat.level or "medium").strip().lower()
-            if level not in LEVEL_NAMES:
-                raise ProtocolError(
-                    ErrorCode.BAD_LEVEL,
-                    f"seat {number}: unknown level {seat.level!r} "
-                    f"(levels: {', '.join(LEVEL_NAMES)})",
-                )
-            check_level(rules, level, f"seat {number}: ")
-            if seat.open:
-                raise ProtocolError(
-                    ErrorCode.BAD_SEATS, f"seat {number}: a bot seat cannot be open"
-                )
-            checked.append(Seat.bot(clean_name(seat.name, f"Bot {number} ({level})"), level))
-        else:
-            if seat.level is not None:
-                raise ProtocolError(ErrorCode.BAD_SEATS, f"seat {number}: a person has no level")
-            name = clean_name(seat.name, f"Player {number}")
-            checked.append(Seat.person(name, open=seat.open))
+    checked = [_checked_seat(number, seat, rules) for number, seat in enumerate(seats, 1)]
     if all(s.is_bot for s in checked):
         raise ProtocolError(
             ErrorCode.BAD_SEATS, "a game needs at least one person (bots play on alone)"
@@ -179,3 +158,46 @@ def rematch_tokens(token_hashes: dict[int, str], count: int) -> dict[int, str]:
     """The token hashes of a rematch of ``count`` seats: each holder keeps their token, at the
     seat :func:`rematch_seating` moves them to."""
     return {(seat - 1) % count: digest for seat, digest in token_hashes.items()}
+
+
+def _checked_rules(preset: str, options: dict[str, Any], pace: str) -> Rules:
+    """The rules of a preset with its options set, checked together with the bots' pace."""
+    if pace not in PACES:
+        raise ProtocolError(
+            ErrorCode.BAD_RULES, f"unknown bot pace {pace!r} (paces: {', '.join(PACES)})"
+        )
+    if not isinstance(options, dict):
+        raise ProtocolError(ErrorCode.BAD_RULES, "set must be an object of rule options")
+    if "preset" in options:
+        raise ProtocolError(ErrorCode.BAD_RULES, "give the preset as rules, not inside set")
+    try:
+        rules = Rules.from_mapping({"preset": preset, **options})
+    except (ConfigError, TypeError, ValueError) as exc:
+        raise ProtocolError(ErrorCode.BAD_RULES, str(exc)) from None
+    return rules
+
+
+def _checked_seat(number: int, seat: Seat, rules: Rules) -> Seat:
+    """Seat ``number`` (from 1) checked, with its name and a bot's level filled in."""
+    try:
+        kind = SeatKind(seat.kind)
+    except ValueError:
+        raise ProtocolError(
+            ErrorCode.BAD_SEATS,
+            f"seat {number}: kind must be person or bot, not {seat.kind!r}",
+        ) from None
+    if kind is SeatKind.BOT:
+        level = (seat.level or "medium").strip().lower()
+        if level not in LEVEL_NAMES:
+            raise ProtocolError(
+                ErrorCode.BAD_LEVEL,
+                f"seat {number}: unknown level {seat.level!r} (levels: {', '.join(LEVEL_NAMES)})",
+            )
+        check_level(rules, level, f"seat {number}: ")
+        if seat.open:
+            raise ProtocolError(ErrorCode.BAD_SEATS, f"seat {number}: a bot seat cannot be open")
+        return Seat.bot(clean_name(seat.name, f"Bot {number} ({level})"), level)
+    if seat.level is not None:
+        raise ProtocolError(ErrorCode.BAD_SEATS, f"seat {number}: a person has no level")
+    name = clean_name(seat.name, f"Player {number}")
+    return Seat.person(name, open=seat.open)

@@ -1,5 +1,5 @@
 """The parts of a game's view that live games and replays share: the table, the pits, the
-scores and the result, with the snakes' notation kept between views
+scores, the result and the event of a placement, with the snakes' notation kept between views
 (:class:`hisss.record.SnakeTexts`).
 
 A view is made after every step, and a step changes one snake at most: writing the others again
@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hisss.core import DecidedBy, Result, State
+from hisss.core import DecidedBy, Placement, Result, State
 from hisss.i18n import explain_everywhere
 from hisss.record import SnakeTexts, result_to_dict
+from hisss.storage import EntryKind
 
 
 def result_view(state: State, names: Sequence[str]) -> dict[str, Any] | None:
@@ -63,4 +64,18 @@ def state_view(
         "drawn": str(state.drawn) if state.drawn is not None else None,
         "last_event": event,
         "result": result_view(state, names),
+    }
+
+
+def play_event(seq: int, placement: Placement) -> dict[str, Any]:
+    """The ``last_event`` of a placement: who placed which card where, and the snake claimed."""
+    claimed = str(placement.claimed) if placement.claimed is not None else None
+    return {
+        "seq": seq,
+        "kind": EntryKind.PLAY.value,
+        "seat": placement.seat + 1,
+        "card": str(placement.card),
+        "action": str(placement.action),
+        "claimed": claimed,
+        "hisss": claimed is not None,
     }

@@ -1,7 +1,8 @@
 """Batch simulation: a seeded run of games between bots, on any backend, streamed to disk if asked.
 
-:func:`simulate` plays ``games`` games and returns one plain dictionary, ready for JSON: the run's
-settings, then each statistic as ``{"mean": x, "se": y}`` (see :mod:`hisss.sim.stats`).
+:func:`simulate` plays ``games`` games and returns a :class:`~hisss.sim.reports.SimulationReport`:
+the run's settings, then each statistic's mean, standard error and 95% interval (see
+:mod:`hisss.sim.stats`); its ``to_dict()`` is the JSON object of ``hisss simulate --json``.
 
 Game ``k`` of a run (counted from 1) is dealt and played from a seed derived from the run's seed
 and ``k`` alone (:func:`~hisss.sim.play.game_seed` for the engine,
@@ -16,9 +17,11 @@ With ``out`` every game is written as one JSON line (:mod:`hisss.sim.results`) a
 an interrupted run given the same arguments resumes after its last complete game.
 
 >>> from hisss.core import RAINBOW, get_rules
->>> out = simulate(20, 2, 0, get_rules("classic"), RAINBOW, ["random"])
->>> out["games"], out["turns"]
-(20, {'mean': 49.0, 'se': 0.0, 'ci95': [49.0, 49.0]})
+>>> out = simulate(20, SimSpec(2, 0, get_rules("classic"), RAINBOW, ("random",)))
+>>> out.games, out.stats["turns"]
+(20, StatSummary(mean=49.0, se=0.0, ci95=(49.0, 49.0)))
+>>> out.to_dict()["turns"]
+{'mean': 49.0, 'se': 0.0, 'ci95': [49.0, 49.0]}
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import importlib
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -37,8 +40,9 @@ from hisss.core import ConfigError, Deck, HisssError, Rules
 from hisss.record import save_record
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
+from hisss.sim.reports import SimulationReport
 from hisss.sim.results import ResultsWriter, dumps, open_results
-from hisss.sim.stats import Progress, RunStats, game_row, rules_label, rules_report, stat_names
+from hisss.sim.stats import Progress, RunStats, game_row, rules_label, stat_names
 
 
 class Engine(StrEnum):
@@ -57,20 +61,25 @@ CHUNKS_PER_WORKER = 8
 
 @dataclass(frozen=True, slots=True)
 class SimSpec:
-    """What every worker needs to play any game of a run (small and picklable)."""
+    """A run of games: what :func:`simulate` is asked to play, and what every worker needs to
+    play any game of it (small and picklable). :func:`simulate` fills in ``settings`` and
+    ``lines``."""
 
     players: int
     seed: int
     rules: Rules
     deck: Deck
-    #: One bot per seat: a name (made afresh for each game) or a bot object.
+    #: One bot per seat (for :func:`simulate`, or one for every seat): a name (made afresh for
+    #: each game) or a bot object.
     bots: tuple[Bot | str, ...]
     engine: Engine = Engine.ENGINE
     #: Per-game settings copied into every line.
     settings: dict[str, Any] = field(default_factory=dict)
     #: Write lines for a results file.
     lines: bool = False
+    #: The folder each game's record is written to (the engine only).
     record_dir: str | None = None
+    #: Records keep the table and the pits after every turn.
     snapshots: bool = False
 
 
@@ -127,7 +136,7 @@ def play_chunk(
 
 
 def _fast_spec(spec: SimSpec) -> Any:
-    if spec.rules.hand_size:
+    if not spec.rules.seats_draw:
         raise ConfigError(
             "the fast path plays the classic game only: leave out --fast to play the hand "
             "variant (hand_size)"
@@ -279,130 +288,147 @@ def _bot_label(bot: Bot | str) -> str:
 
 def simulate(
     games: int,
-    players: int,
-    seed: int,
-    rules: Rules,
-    deck: Deck,
-    bots: Sequence[Bot | str],
-    record_dir: str | Path | None = None,
-    progress: Progress | None = None,
+    spec: SimSpec,
     *,
-    snapshots: bool = False,
-    engine: Engine | str = Engine.ENGINE,
     backend: Backend | None = None,
     out: str | Path | None = None,
     chunk: int | None = None,
-) -> dict[str, Any]:
-    """Play ``games`` games and return the run's settings and statistics (see the module doc).
+    progress: Progress | None = None,
+) -> SimulationReport:
+    """Play ``games`` games of the run ``spec`` and return the run's settings and statistics
+    (see the module doc).
 
-    ``bots`` holds one bot per seat, or a single one for every seat: names (made afresh for every
-    game, so that a bot's memory never carries from one game to the next; needed for the results
-    to be the same on any backend) or bot objects. ``engine`` (an :class:`Engine` or its
-    spelling) is ``engine`` (the rules engine, every bot) or ``fast`` (the compiled kernel:
-    ``random`` and ``greedy`` only). ``backend``
-    says where the games run (default: this process). With ``record_dir`` each game's record is
-    written there as ``game-000001.json``, ... (engine only; with ``snapshots`` the table and pits
-    after every turn). With ``out`` every game is streamed to a results file, resumed when it
-    holds part of this run. ``chunk`` is the number of games per task (default: from the run's
-    size and the workers); the results do not depend on it. ``progress`` is called with (games
-    done, games), after each game in this process or each task on workers.
+    ``spec`` gives the players, the seed, the rules, the deck, the bots, the engine and where
+    the records go (its ``settings`` and ``lines`` are filled in here). Its ``bots`` hold one
+    bot per seat, or a single one for every seat: names (made afresh for every game, so that a
+    bot's memory never carries from one game to the next; needed for the results to be the same
+    on any backend) or bot objects. Its ``engine`` (an :class:`Engine` or its spelling) is
+    ``engine`` (the rules engine, every bot) or ``fast`` (the compiled kernel: ``random`` and
+    ``greedy`` only). With its ``record_dir`` each game's record is written there as
+    ``game-000001.json``, ... (engine only; with ``snapshots`` the table and pits after every
+    turn). ``backend`` says where the games run (default: this process). With ``out`` every game
+    is streamed to a results file, resumed when it holds part of this run. ``chunk`` is the
+    number of games per task (default: from the run's size and the workers); the results do not
+    depend on it. ``progress`` is called with (games done, games), after each game in this
+    process or each task on workers.
     Raises :class:`~hisss.core.ConfigError` for a bad number of games, players or bots, a bot the
     fast path does not play, or a results file of another run.
     """
     games = _whole(games, "games", 1)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ConfigError(f"the seed must be a whole number, not {seed!r}")
-    rules.check_players(players)
-    try:
-        engine = Engine(engine)
-    except ValueError:
-        raise ConfigError(f"unknown engine {engine!r} (engines: {', '.join(Engine)})") from None
-    seats = tuple(bots) * players if len(bots) == 1 else tuple(bots)
-    if len(seats) != players:
-        raise ConfigError(f"{len(bots)} bots for {players} players: give one, or one per seat")
-    seats = tuple(b.strip().lower() if isinstance(b, str) else b for b in seats)
-    made = _seat_bots(SimSpec(players, seed, rules, deck, seats))  # an unknown name fails here
+    spec, made = _checked_run(spec, out is not None)
     if chunk is not None:
         chunk = _whole(chunk, "the games per task", 1)
     backend = backend if backend is not None else Backend()
-    if engine is Engine.FAST:
-        if record_dir is not None:
-            raise ConfigError(
-                "game records (--record-dir) are written by the engine only, not by the fast "
-                "path; use a results file (--out) for per-game lines"
-            )
-        fast = importlib.import_module("hisss.sim.fast")
-        fast.require_kernel()
-    settings: dict[str, Any] = {
-        "engine": engine.value,
-        "players": players,
-        "rules": rules_label(rules),
-        "deck": deck.name,
-        "bots": [_bot_label(b) for b in seats],
-    }
-    spec = SimSpec(
-        players,
-        seed,
-        rules,
-        deck,
-        seats,
-        engine,
-        settings,
-        lines=out is not None,
-        record_dir=str(record_dir) if record_dir is not None else None,
-        snapshots=snapshots,
-    )
-    if engine is Engine.FAST:
-        checked = _fast_spec(spec)  # a bot the kernel does not play fails before anything else
-        if backend.parallel:
-            # compile (or load) here first, so that local workers load the cache, not compile
-            importlib.import_module("hisss.sim.fast").warm_up(checked)
-    if record_dir is not None:
-        Path(record_dir).mkdir(parents=True, exist_ok=True)
-    stats = RunStats(players, rules)
+    if spec.engine is Engine.FAST:
+        _prepare_fast(spec, backend)
+    if spec.record_dir is not None:
+        Path(spec.record_dir).mkdir(parents=True, exist_ok=True)
+    stats = RunStats(spec.players, spec.rules)
     writer: ResultsWriter | None = None
     done = 0
     if out is not None:
         run = {
             "command": "simulate",
-            **settings,
-            "seed": seed,
-            "deck_cards": deck.to_mapping()["cards"],
+            **spec.settings,
+            "seed": spec.seed,
+            "deck_cards": spec.deck.to_mapping()["cards"],
         }
         writer, done = open_results(out, run, games, stats.add_row)
     try:
         if progress is not None and done:
             progress(done, games)
-        tasks = chunk_ranges(done + 1, games, engine, backend.workers, chunk)
-        per_game = not backend.parallel and engine is Engine.ENGINE
-        if per_game:
-            results: Iterator[ChunkResult] = (
-                play_chunk(spec, a, b, _per_game(progress, a - 1, games)) for a, b in tasks
-            )
-        else:
-            results = run_ordered(play_chunk, [(spec, a, b) for a, b in tasks], backend)
-        for (_, last), result in zip(tasks, results, strict=True):
-            stats.merge(result.stats)
-            if writer is not None:
-                writer.write(result.data)
-            if progress is not None and not per_game:
-                progress(last, games)
+        tasks = chunk_ranges(done + 1, games, spec.engine, backend.workers, chunk)
+        _play_tasks(spec, tasks, backend, stats, writer, progress, games)
     finally:
         if writer is not None:
             writer.close()
-    report: dict[str, Any] = {
-        "games": games,
-        "players": players,
-        "seed": seed,
-        "rules": rules_report(rules),
-        "deck": deck.name,
-        "deck_cards": deck.size,
-        "bots": [b.name for b in made],
+    assert list(stats.stats) == stat_names(spec.players)
+    return SimulationReport(
+        games=games,
+        players=spec.players,
+        seed=spec.seed,
+        rules=spec.rules,
+        deck=spec.deck.name,
+        deck_cards=spec.deck.size,
+        bots=tuple(b.name for b in made),
+        engine=spec.engine.value,
+        stats=stats.report(),
+    )
+
+
+def _checked_run(spec: SimSpec, lines: bool) -> tuple[SimSpec, list[Bot]]:
+    """The run ``spec`` checked, with a bot for every seat (names in lower case), its engine,
+    its per-game settings and whether it writes results lines; and the bots of its seats.
+    Raises :class:`~hisss.core.ConfigError` as :func:`simulate` says."""
+    players, seed, rules, bots = spec.players, spec.seed, spec.rules, spec.bots
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"the seed must be a whole number, not {seed!r}")
+    rules.check_players(players)
+    try:
+        engine = Engine(spec.engine)
+    except ValueError:
+        raise ConfigError(
+            f"unknown engine {spec.engine!r} (engines: {', '.join(Engine)})"
+        ) from None
+    seats = tuple(bots) * players if len(bots) == 1 else tuple(bots)
+    if len(seats) != players:
+        raise ConfigError(f"{len(bots)} bots for {players} players: give one, or one per seat")
+    seats = tuple(b.strip().lower() if isinstance(b, str) else b for b in seats)
+    made = _seat_bots(SimSpec(players, seed, rules, spec.deck, seats))  # an unknown name fails
+    settings: dict[str, Any] = {
         "engine": engine.value,
+        "players": players,
+        "rules": rules_label(rules),
+        "deck": spec.deck.name,
+        "bots": [_bot_label(b) for b in seats],
     }
-    report.update(stats.report())
-    assert list(stats.stats) == stat_names(players)
-    return report
+    record_dir = str(spec.record_dir) if spec.record_dir is not None else None
+    checked = replace(
+        spec, bots=seats, engine=engine, settings=settings, lines=lines, record_dir=record_dir
+    )
+    return checked, made
+
+
+def _prepare_fast(spec: SimSpec, backend: Backend) -> None:
+    """Check a run on the fast path (no records, the kernel installed, its bots) and, for
+    workers, compile the kernel (or load it) here first."""
+    if spec.record_dir is not None:
+        raise ConfigError(
+            "game records (--record-dir) are written by the engine only, not by the fast "
+            "path; use a results file (--out) for per-game lines"
+        )
+    fast = importlib.import_module("hisss.sim.fast")
+    fast.require_kernel()
+    checked = _fast_spec(spec)  # a bot the kernel does not play fails before anything else
+    if backend.parallel:
+        # compile (or load) here first, so that local workers load the cache, not compile
+        fast.warm_up(checked)
+
+
+def _play_tasks(
+    spec: SimSpec,
+    tasks: list[tuple[int, int]],
+    backend: Backend,
+    stats: RunStats,
+    writer: ResultsWriter | None,
+    progress: Progress | None,
+    games: int,
+) -> None:
+    """Play the run's ``tasks`` on ``backend``, adding each to ``stats`` and ``writer`` in game
+    order."""
+    per_game = not backend.parallel and spec.engine is Engine.ENGINE
+    if per_game:
+        results: Iterator[ChunkResult] = (
+            play_chunk(spec, a, b, _per_game(progress, a - 1, games)) for a, b in tasks
+        )
+    else:
+        results = run_ordered(play_chunk, [(spec, a, b) for a, b in tasks], backend)
+    for (_, last), result in zip(tasks, results, strict=True):
+        stats.merge(result.stats)
+        if writer is not None:
+            writer.write(result.data)
+        if progress is not None and not per_game:
+            progress(last, games)
 
 
 def _per_game(progress: Progress | None, before: int, games: int) -> Callable[[int], None] | None:

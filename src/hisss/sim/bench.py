@@ -18,10 +18,9 @@ import platform
 import random
 import time
 from collections.abc import Callable
-from typing import Any
 
 from hisss.core import RAINBOW, Card, ConfigError, Deck, Rules, State, deal, get_rules, new_game
-from hisss.sim.stats import rules_report
+from hisss.sim.reports import BenchReport, FastThroughput
 
 #: The default length of the throughput measurement, in seconds.
 DEFAULT_SECONDS = 3.0
@@ -160,12 +159,12 @@ FAST_BATCH = 20_000
 
 def fast_throughput(
     seconds: float, players: int, rules: Rules, deck: Deck, seed: int = 0
-) -> dict[str, Any]:
+) -> FastThroughput:
     """Random games per second through the compiled kernel (:mod:`hisss.sim.fast`), the run's
     statistics included, on one core; the compile (or cache load) time is measured apart.
 
-    Returns ``fast_games_per_second``, ``fast_games``, ``fast_seconds`` and
-    ``fast_compile_seconds``. Raises :class:`~hisss.core.ConfigError` without numba.
+    Returns the :class:`~hisss.sim.reports.FastThroughput`: ``games_per_second``, ``games``,
+    ``seconds`` and ``compile_seconds``. Raises :class:`~hisss.core.ConfigError` without numba.
     """
     fast = importlib.import_module("hisss.sim.fast")
     batch = importlib.import_module("hisss.sim.batch")
@@ -185,12 +184,12 @@ def fast_throughput(
         if now >= deadline:
             break
     elapsed = now - start
-    return {
-        "fast_games_per_second": round(games / elapsed, 1),
-        "fast_games": games,
-        "fast_seconds": round(elapsed, 3),
-        "fast_compile_seconds": round(compile_seconds, 3),
-    }
+    return FastThroughput(
+        games_per_second=round(games / elapsed, 1),
+        games=games,
+        seconds=round(elapsed, 3),
+        compile_seconds=round(compile_seconds, 3),
+    )
 
 
 def bench(
@@ -201,23 +200,24 @@ def bench(
     seed: int = 0,
     *,
     fast: bool = True,
-) -> dict[str, Any]:
+) -> BenchReport:
     """Measure random-play throughput and the cost of the search primitives; return the figures.
 
-    Keys: ``games_per_second``, ``turns_per_second``, ``us_per_turn`` (a whole turn: draw, legal
-    actions, random choice, push), ``legal_actions_per_second`` and ``us_per_legal_actions``,
-    ``us_per_copy``, ``us_per_push``, ``us_per_undo``, the settings, ``games``, ``turns`` and
-    ``seconds`` actually played, ``positions`` (the decision points the operations were timed on)
+    The :class:`~hisss.sim.reports.BenchReport` holds ``games_per_second``,
+    ``turns_per_second``, ``us_per_turn`` (a whole turn: draw, legal actions, random choice,
+    push), ``legal_actions_per_second`` and ``us_per_legal_actions``, ``us_per_copy``,
+    ``us_per_push``, ``us_per_undo``, the settings, ``games``, ``turns`` and ``seconds`` actually
+    played, ``positions`` (the decision points the operations were timed on)
     and the Python version. Figures that the deck cannot give (``us_per_turn`` and the operation
     figures of a deck with no turns, such as a single card) are ``None``.
 
     With ``fast`` the compiled kernel is measured too for the same time (:func:`fast_throughput`:
-    ``fast_games_per_second`` and its compile time); without numba, or with ``fast`` false, those
-    figures are ``None`` and ``fast_note`` says why.
+    its games per second and its compile time, as ``fast``); without numba, or with ``fast``
+    false, ``fast`` is ``None`` and ``fast_note`` says why.
     """
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
-    if rules.hand_size:
+    if not rules.seats_draw:
         raise ConfigError(
             "the benchmark measures the classic game's engine: leave out hand_size "
             "(hisss movetimes and simulate time the hand variant)"
@@ -241,36 +241,32 @@ def bench(
     def micro(cost: float | None) -> float | None:
         return None if cost is None else cost * 1e6
 
-    fast_figures: dict[str, Any] = {
-        "fast_games_per_second": None,
-        "fast_games": None,
-        "fast_seconds": None,
-        "fast_compile_seconds": None,
-        "fast_note": None if fast else "not measured",
-    }
+    kernel: FastThroughput | None = None
+    fast_note = None if fast else "not measured"
     if fast:
         try:
-            fast_figures.update(fast_throughput(seconds, players, rules, deck, seed))
+            kernel = fast_throughput(seconds, players, rules, deck, seed)
         except ConfigError as exc:
-            fast_figures["fast_note"] = str(exc)
-    return {
-        "games_per_second": round(games / elapsed, 1),
-        "turns_per_second": round(turns / elapsed, 1),
-        "us_per_turn": _rounded(elapsed / turns * 1e6 if turns else None, 3),
-        "legal_actions_per_second": _rounded(1 / legal_cost if legal_cost else None, 1),
-        "us_per_legal_actions": _rounded(micro(legal_cost), 3),
-        "us_per_copy": _rounded(micro(copy_cost), 3),
-        "us_per_push": _rounded(micro(push_cost), 3),
-        "us_per_undo": _rounded(micro(undo_cost), 3),
-        "games": games,
-        "turns": turns,
-        "positions": len(positions),
-        "seconds": round(elapsed, 3),
-        "players": players,
-        "rules": rules_report(rules),
-        "deck": deck.name,
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "machine": platform.machine(),
-        **fast_figures,
-    }
+            fast_note = str(exc)
+    return BenchReport(
+        games_per_second=round(games / elapsed, 1),
+        turns_per_second=round(turns / elapsed, 1),
+        us_per_turn=_rounded(elapsed / turns * 1e6 if turns else None, 3),
+        legal_actions_per_second=_rounded(1 / legal_cost if legal_cost else None, 1),
+        us_per_legal_actions=_rounded(micro(legal_cost), 3),
+        us_per_copy=_rounded(micro(copy_cost), 3),
+        us_per_push=_rounded(micro(push_cost), 3),
+        us_per_undo=_rounded(micro(undo_cost), 3),
+        games=games,
+        turns=turns,
+        positions=len(positions),
+        seconds=round(elapsed, 3),
+        players=players,
+        rules=rules,
+        deck=deck.name,
+        python=platform.python_version(),
+        implementation=platform.python_implementation(),
+        machine=platform.machine(),
+        fast=kernel,
+        fast_note=fast_note,
+    )

@@ -27,8 +27,8 @@ seat of the player (a mirrored measure: each deal is searched once per seat).
 
 >>> from hisss.core import get_rules
 >>> from hisss.record import resolve_deck
->>> out = clairvoyant("greedy", deals=2, players=2, seed=1)
->>> out["deals"], out["games"], 0.0 <= out["lower"] <= out["upper"] <= 1.0
+>>> out = clairvoyant("greedy", Deals(2, players=2, seed=1))
+>>> out.deals, out.games, 0.0 <= out.lower <= out.upper <= 1.0
 (2, 4, True)
 """
 
@@ -38,6 +38,7 @@ import hashlib
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -51,6 +52,7 @@ from hisss.core import RAINBOW, Action, ConfigError, Deck, Rules, State, deal, g
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed
 from hisss.sim.ratings import clustered_interval
+from hisss.sim.reports import ClairvoyantReport, ExactValueReport
 
 #: The opponent policies, by bot name: the actions the bot picks among, uniformly.
 POLICIES: dict[str, Policy] = {
@@ -230,66 +232,79 @@ def _clairvoyant_deals(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Deals:
+    """The deals a clairvoyant searches: ``count`` deals for ``players`` seats, deal ``d`` (from
+    1) dealt as game ``d`` of a tournament or simulation with ``seed``, under ``rules`` (default
+    ``classic``) with ``deck``."""
+
+    count: int
+    players: int = 2
+    seed: int = 0
+    rules: Rules | None = None
+    deck: Deck = RAINBOW
+
+
 def clairvoyant(
     opponent: str,
-    deals: int,
-    players: int = 2,
-    seed: int = 0,
+    deals: Deals,
     *,
-    rules: Rules | None = None,
-    deck: Deck = RAINBOW,
     nodes: int = CLAIRVOYANT_NODES,
     workers: int = 1,
     backend: Backend | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> ClairvoyantReport:
     """The clairvoyant's win share against ``opponent`` in every other seat (module docstring).
 
-    Deal ``d`` (from 1) is dealt as game ``d`` of a tournament or simulation with ``seed``
-    (:func:`~hisss.sim.play.game_seed`) and searched once per seat. Returns ``{"opponent",
-    "players", "deals", "games", "seed", "nodes", "lower", "upper", "ci95", "cut"}``: the win
-    share with every deal's best line found (``lower``) and with every cut search counted as a win
+    Deal ``d`` of ``deals`` is dealt as game ``d`` of a tournament or simulation with its seed
+    (:func:`~hisss.sim.play.game_seed`) and searched once per seat. Returns a
+    :class:`~hisss.sim.reports.ClairvoyantReport` (``opponent``, ``players``, ``deals``,
+    ``games``, ``seed``, ``nodes``, ``lower``, ``upper``, ``ci95``, ``cut``): the win share with
+    every deal's best line found (``lower``) and with every cut search counted as a win
     (``upper``), the 95% interval over deals of ``upper`` (clustered by deal, as tournaments
     give theirs), and the number of searches cut by the node budget. The result does not depend
     on ``workers`` or ``backend``. ``progress`` is called with (deals done, deals) as deals end.
     """
     policy_name = opponent.strip().lower()
     _policy(policy_name)
-    if deals < 1:
-        raise ConfigError(f"deals must be a whole number of at least 1, not {deals}")
+    players, seed, deck = deals.players, deals.seed, deals.deck
+    rules = deals.rules
+    count = deals.count
+    if count < 1:
+        raise ConfigError(f"deals must be a whole number of at least 1, not {count}")
     rules = rules if rules is not None else get_rules("classic")
     rules.check_players(players)
     check_headroom_rules(rules)
     backend = backend if backend is not None else Backend(workers=workers)
-    size = max(1, min(50, math.ceil(deals / (backend.workers * 8))))
+    size = max(1, min(50, math.ceil(count / (backend.workers * 8))))
     tasks = [
-        (policy_name, players, seed, rules, deck, a, min(a + size - 1, deals), nodes)
-        for a in range(1, deals + 1, size)
+        (policy_name, players, seed, rules, deck, a, min(a + size - 1, count), nodes)
+        for a in range(1, count + 1, size)
     ]
     rows: list[tuple[float, float, int]] = []
     for chunk in run_ordered(_clairvoyant_deals, tasks, backend):
         rows.extend(chunk)
         if progress is not None:
-            progress(len(rows), deals)
-    games = deals * players
-    return {
-        "opponent": policy_name,
-        "players": players,
-        "deals": deals,
-        "games": games,
-        "seed": seed,
-        "nodes": nodes,
-        "lower": sum(r[0] for r in rows) / games,
-        "upper": sum(r[1] for r in rows) / games,
-        "ci95": clustered_interval([(r[1], players) for r in rows]),
-        "cut": sum(r[2] for r in rows),
-    }
+            progress(len(rows), count)
+    games = count * players
+    return ClairvoyantReport(
+        opponent=policy_name,
+        players=players,
+        deals=count,
+        games=games,
+        seed=seed,
+        nodes=nodes,
+        lower=sum(r[0] for r in rows) / games,
+        upper=sum(r[1] for r in rows) / games,
+        ci95=clustered_interval([(r[1], players) for r in rows]),
+        cut=sum(r[2] for r in rows),
+    )
 
 
 def check_headroom_rules(rules: Rules) -> None:
     """Refuse the hand variant: both searches play the classic game, where every drawn card is
     placed at once."""
-    if rules.has_hands:
+    if not rules.seats_draw:
         raise ConfigError(
             "headroom searches the classic game, where each drawn card is placed at once: leave "
             "out hand_size (hisss tournament and simulate play the hand variant)"
@@ -304,7 +319,7 @@ def exact_value(
     rules: Rules | None = None,
     nodes: int = EXACT_NODES,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> ExactValueReport:
     """The best win share any player can get against ``opponent`` in every other seat, with the
     order of the deck unknown: expectimax to the end (module docstring), for each seat and
     averaged over the seats. Feasible on small decks only: a deck of more than
@@ -312,8 +327,9 @@ def exact_value(
     all seats) stops with a :class:`~hisss.core.ConfigError`. ``progress`` is called with
     (seats done, seats) after each seat.
 
-    Returns ``{"opponent", "players", "deck", "seats", "value", "positions"}``: each seat's value,
-    their mean, and the number of positions stored.
+    Returns an :class:`~hisss.sim.reports.ExactValueReport` (``opponent``, ``players``,
+    ``deck``, ``seats``, ``value``, ``positions``): each seat's value, their mean, and the number
+    of positions stored.
 
     >>> exact_value("greedy", 2, RAINBOW)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -344,14 +360,14 @@ def exact_value(
         positions += solver.table_size()
         if progress is not None:
             progress(seat + 1, players)
-    return {
-        "opponent": opponent.strip().lower(),
-        "players": players,
-        "deck": deck.name,
-        "seats": seats,
-        "value": sum(seats) / players,
-        "positions": positions,
-    }
+    return ExactValueReport(
+        opponent=opponent.strip().lower(),
+        players=players,
+        deck=deck.name,
+        seats=tuple(seats),
+        value=sum(seats) / players,
+        positions=positions,
+    )
 
 
 __all__ = [

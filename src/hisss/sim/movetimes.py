@@ -9,9 +9,9 @@ benchmarks, never for tests of exact values.
 
 >>> from hisss.bots import make_bot
 >>> out = move_times(make_bot("random"), games=2, players=2, seed=1)
->>> out["games"], out["decisions"] == 2 * 49
+>>> out.games, out.decisions == 2 * 49
 (2, True)
->>> sorted(out["choice"])
+>>> sorted(out.to_dict()["choice"])
 ['count', 'max', 'mean', 'median', 'p90', 'p99']
 """
 
@@ -21,11 +21,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from hisss.bots import Bot
 from hisss.core import RAINBOW, Action, Deck, Rules, SeatView, State, deal, get_rules
 from hisss.sim.play import game_seed, play_game
+from hisss.sim.reports import MoveTimesReport, TimeSummary
 
 
 class _Timed(Bot):
@@ -68,23 +68,23 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[rank - 1]
 
 
-def summarise(times: Sequence[float]) -> dict[str, float | int | None]:
+def summarise(times: Sequence[float]) -> TimeSummary:
     """Count, median, p90, p99, max and mean of ``times`` (``None`` for an empty list)."""
     if not times:
-        return {"count": 0, "median": None, "p90": None, "p99": None, "max": None, "mean": None}
+        return TimeSummary(count=0, median=None, p90=None, p99=None, max=None, mean=None)
     ordered = sorted(times)
     n = len(ordered)
     median = (
         ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
     )  # the usual median
-    return {
-        "count": n,
-        "median": median,
-        "p90": percentile(ordered, 90),
-        "p99": percentile(ordered, 99),
-        "max": ordered[-1],
-        "mean": sum(ordered) / n,
-    }
+    return TimeSummary(
+        count=n,
+        median=median,
+        p90=percentile(ordered, 90),
+        p99=percentile(ordered, 99),
+        max=ordered[-1],
+        mean=sum(ordered) / n,
+    )
 
 
 def move_times(
@@ -97,7 +97,7 @@ def move_times(
     rules: Rules | None = None,
     deck: Deck = RAINBOW,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> MoveTimesReport:
     """Time ``bot``'s decisions over ``games`` seeded games of ``players`` players
     (``progress`` is called with (games done, games) after each game).
 
@@ -105,10 +105,11 @@ def move_times(
     ``g`` and the opponents fill the other seats in order; without, the bot plays every seat.
     Game ``g`` (from 1) is dealt from :func:`~hisss.sim.play.game_seed` of ``seed`` and ``g``.
 
-    Returns ``{"bot", "games", "players", "decisions", "seconds", "warm_up_seconds", "all",
-    "choice"}``: ``all`` and ``choice`` (the decisions with two or more legal placements) each
-    hold ``count``, ``median``, ``p90``, ``p99``, ``max`` and ``mean`` in seconds; ``seconds`` is
-    the bot's total thinking time. What the bot makes ready once (the expert's compiled rollouts:
+    Returns a :class:`~hisss.sim.reports.MoveTimesReport` (``bot``, ``games``, ``players``,
+    ``decisions``, ``seconds``, ``warm_up_seconds``, ``all``, ``choice``): ``all`` and
+    ``choice`` (the decisions with two or more legal placements) each hold ``count``,
+    ``median``, ``p90``, ``p99``, ``max`` and ``mean`` in seconds; ``seconds`` is the bot's total
+    thinking time. What the bot makes ready once (the expert's compiled rollouts:
     :meth:`~hisss.bots.Bot.warm_up`) is done before the first game and timed apart, as
     ``warm_up_seconds``: it is a cost of starting, not of a decision.
     """
@@ -132,16 +133,16 @@ def move_times(
         play_game(rules, deck, seats, rng, cards=order)
         if progress is not None:
             progress(g, games)
-    return {
-        "bot": bot.name,
-        "games": games,
-        "players": players,
-        "decisions": len(times),
-        "seconds": sum(times),
-        "warm_up_seconds": warm_up_seconds,
-        "all": summarise(times),
-        "choice": summarise(choice_times),
-    }
+    return MoveTimesReport(
+        bot=bot.name,
+        games=games,
+        players=players,
+        decisions=len(times),
+        seconds=sum(times),
+        warm_up_seconds=warm_up_seconds,
+        all=summarise(times),
+        choice=summarise(choice_times),
+    )
 
 
 __all__ = ["move_times", "percentile", "summarise"]

@@ -34,18 +34,17 @@ reported ``rating`` is the posterior mean ``mu`` (start 25) and ``rating_sigma``
 ...     TournamentGame(deal=2, rotation=0, entries=(1, 0), cards=(3, 3), places=(0, 0)),
 ... ]
 >>> out = summarize(["a", "b"], games)
->>> out["bots"]["a"]["win_rate"], out["bots"]["b"]["win_rate"], out["bots"]["a"]["mean_cards"]
+>>> out.bots["a"].win_rate, out.bots["b"].win_rate, out.bots["a"].mean_cards
 (0.75, 0.25, 4.0)
->>> out["head_to_head"]["a"]["b"]["score"], out["head_to_head"]["a"]["b"]["games"]
+>>> out.head_to_head["a"]["b"].score, out.head_to_head["a"]["b"].games
 (0.75, 2)
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -209,12 +208,75 @@ def openskill_ratings(entries: int, games: Sequence[TournamentGame]) -> list[tup
     return [(r.mu, r.sigma) for r in ratings]
 
 
+@dataclass(frozen=True, slots=True)
+class BotStanding:
+    """One entry's figures in a tournament (a figure with no games behind it is ``None``)."""
+
+    games: int
+    #: The mean score: a win counts 1, a win shared by k seats 1/k.
+    win_rate: float | None
+    #: The 95% interval of ``win_rate``, clustered by deal.
+    ci95: tuple[float, float] | None
+    mean_cards: float | None
+    #: openskill's Plackett-Luce mu and its sigma.
+    rating: float | None
+    rating_sigma: float | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The entry's figures as ``hisss tournament --json`` prints them."""
+        return {
+            "games": self.games,
+            "win_rate": self.win_rate,
+            "ci95": _listed(self.ci95),
+            "mean_cards": self.mean_cards,
+            "rating": self.rating,
+            "rating_sigma": self.rating_sigma,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PairScore:
+    """One entry's score against another over the games both played (head to head)."""
+
+    games: int
+    #: 1 when the entry placed above the other, 1/2 when equal, 0 below; the mean over games.
+    score: float | None
+    ci95: tuple[float, float] | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The cell as ``hisss tournament --json`` prints it."""
+        return {"games": self.games, "score": self.score, "ci95": _listed(self.ci95)}
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """What :func:`summarize` gives: each entry's figures, and the head-to-head table
+    (``head_to_head[a][b]``: ``a``'s score against ``b``), both in the entries' order."""
+
+    bots: Mapping[str, BotStanding]
+    head_to_head: Mapping[str, Mapping[str, PairScore]]
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"bots": {NAME: {...}}, "head_to_head": {A: {B: {...}}}}``, as reports print it."""
+        return {
+            "bots": {name: row.to_dict() for name, row in self.bots.items()},
+            "head_to_head": {
+                a: {b: cell.to_dict() for b, cell in row.items()}
+                for a, row in self.head_to_head.items()
+            },
+        }
+
+
+def _listed(pair: tuple[float, float] | None) -> list[float] | None:
+    return None if pair is None else list(pair)
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, PLACES)
 
 
-def _pair(interval: tuple[float, float] | None) -> list[float] | None:
-    return None if interval is None else [round(interval[0], PLACES), round(interval[1], PLACES)]
+def _pair(interval: tuple[float, float] | None) -> tuple[float, float] | None:
+    return None if interval is None else (round(interval[0], PLACES), round(interval[1], PLACES))
 
 
 def _check(names: Sequence[str], games: Sequence[TournamentGame]) -> None:
@@ -230,12 +292,12 @@ def _check(names: Sequence[str], games: Sequence[TournamentGame]) -> None:
             raise ConfigError(f"deal {game.deal}: a game needs a winner (place 0)")
 
 
-def summarize(names: Sequence[str], games: Sequence[TournamentGame]) -> dict[str, Any]:
+def summarize(names: Sequence[str], games: Sequence[TournamentGame]) -> Standings:
     """The per-bot figures and the head-to-head table of ``games`` between the entries ``names``.
 
-    Returns ``{"bots": {NAME: {"games", "win_rate", "ci95", "mean_cards", "rating",
-    "rating_sigma"}}, "head_to_head": {A: {B: {"games", "score", "ci95"}}}}`` (see the module
-    docstring for the methods); a figure with no games behind it is ``None``. The games are taken
+    Returns the :class:`Standings`: a :class:`BotStanding` per entry and a :class:`PairScore` per
+    ordered pair of entries (see the module docstring for the methods); a figure with no games
+    behind it is ``None``. The games are taken
     in (deal, rotation) order whatever order they come in, so the result depends only on the set
     of games.
     """
@@ -256,35 +318,38 @@ def summarize(names: Sequence[str], games: Sequence[TournamentGame]) -> dict[str
                     score = 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
                     pairs[entry][other].add(game.deal, score)
     ratings = openskill_ratings(k, ordered)
-    bots: dict[str, dict[str, Any]] = {}
+    bots: dict[str, BotStanding] = {}
     for entry, name in enumerate(names):
         played = wins[entry].games
-        bots[name] = {
-            "games": played,
-            "win_rate": _round(wins[entry].mean()),
-            "ci95": _pair(wins[entry].interval()),
-            "mean_cards": _round(cards[entry] / played if played else None),
-            "rating": _round(ratings[entry][0]),
-            "rating_sigma": _round(ratings[entry][1]),
-        }
-    head_to_head: dict[str, dict[str, dict[str, Any]]] = {}
+        bots[name] = BotStanding(
+            games=played,
+            win_rate=_round(wins[entry].mean()),
+            ci95=_pair(wins[entry].interval()),
+            mean_cards=_round(cards[entry] / played if played else None),
+            rating=_round(ratings[entry][0]),
+            rating_sigma=_round(ratings[entry][1]),
+        )
+    head_to_head: dict[str, dict[str, PairScore]] = {}
     for a, name_a in enumerate(names):
         head_to_head[name_a] = {
-            name_b: {
-                "games": pairs[a][b].games,
-                "score": _round(pairs[a][b].mean()),
-                "ci95": _pair(pairs[a][b].interval()),
-            }
+            name_b: PairScore(
+                games=pairs[a][b].games,
+                score=_round(pairs[a][b].mean()),
+                ci95=_pair(pairs[a][b].interval()),
+            )
             for b, name_b in enumerate(names)
             if b != a
         }
-    return {"bots": bots, "head_to_head": head_to_head}
+    return Standings(bots, head_to_head)
 
 
 __all__ = [
     "RATING_MODEL",
     "Z95",
+    "BotStanding",
     "ClusteredScore",
+    "PairScore",
+    "Standings",
     "TournamentGame",
     "clustered_interval",
     "openskill_ratings",

@@ -89,66 +89,80 @@ def open_results(
     """
     target = Path(path)
     expected = header_line(run)
-    file: IO[bytes]
     if not target.exists() or target.stat().st_size == 0:
         target.parent.mkdir(parents=True, exist_ok=True)
-        file = target.open("wb")
-        file.write(expected.encode("utf-8"))
-        file.flush()
-        return ResultsWriter(file, target), 0
-    done = 0
-    keep = 0
+        return _fresh(target, expected), 0
     with target.open("rb") as reader:
         first = reader.readline()
         if not first.endswith(b"\n"):
-            keep = -1  # an interrupted start: only part of the header was written
+            keep, done = -1, 0  # an interrupted start: only part of the header was written
         else:
-            try:
-                found = json.loads(first)
-            except ValueError:
-                found = None
-            if not is_header(found):
-                raise ConfigError(
-                    f"{target}: not a hisss results file (its first line is no results header); "
-                    "give another file name"
-                )
-            assert isinstance(found, dict)
-            if first.decode("utf-8") != expected:
-                raise ConfigError(
-                    f"{target}: holds another run (different: "
-                    f"{_differences(found, json.loads(expected))}); give another file name, "
-                    "or remove it to start again"
-                )
-            keep = len(first)
-            for number, line in enumerate(reader, start=1):
-                if not line.endswith(b"\n"):
-                    break  # a partial last line, cut off below
-                try:
-                    row = json.loads(line)
-                except ValueError:
-                    row = None
-                if not isinstance(row, dict) or row.get("game") != number:
-                    raise ConfigError(
-                        f"{target}: line {number + 1} is not game {number} of this run; "
-                        "the file was changed by hand"
-                    )
-                if number > games:
-                    raise ConfigError(
-                        f"{target}: holds more than the {games} games asked for; ask for "
-                        "at least as many games, or give another file name"
-                    )
-                on_row(row)
-                done = number
-                keep += len(line)
+            _check_header(target, first, expected)
+            keep, done = _read_games(target, reader, games, on_row)
+            keep += len(first)
     if keep < 0:
-        file = target.open("wb")
-        file.write(expected.encode("utf-8"))
-        file.flush()
-        return ResultsWriter(file, target), 0
+        return _fresh(target, expected), 0
     file = target.open("r+b")
     file.truncate(keep)
     file.seek(keep)
     return ResultsWriter(file, target), done
+
+
+def _fresh(target: Path, header: str) -> ResultsWriter:
+    """A writer of a new results file at ``target``, its ``header`` written."""
+    file = target.open("wb")
+    file.write(header.encode("utf-8"))
+    file.flush()
+    return ResultsWriter(file, target)
+
+
+def _check_header(target: Path, first: bytes, expected: str) -> None:
+    """Raise :class:`ConfigError` unless ``first`` is the results header ``expected``."""
+    try:
+        found = json.loads(first)
+    except ValueError:
+        found = None
+    if not is_header(found):
+        raise ConfigError(
+            f"{target}: not a hisss results file (its first line is no results header); "
+            "give another file name"
+        )
+    assert isinstance(found, dict)
+    if first.decode("utf-8") != expected:
+        raise ConfigError(
+            f"{target}: holds another run (different: "
+            f"{_differences(found, json.loads(expected))}); give another file name, "
+            "or remove it to start again"
+        )
+
+
+def _read_games(
+    target: Path, reader: IO[bytes], games: int, on_row: Callable[[dict[str, Any]], None]
+) -> tuple[int, int]:
+    """Read the game lines after the header, giving each complete one to ``on_row``; the bytes
+    they take and their number (a partial last line is left out)."""
+    keep = done = 0
+    for number, line in enumerate(reader, start=1):
+        if not line.endswith(b"\n"):
+            break  # a partial last line, cut off by the caller
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if not isinstance(row, dict) or row.get("game") != number:
+            raise ConfigError(
+                f"{target}: line {number + 1} is not game {number} of this run; "
+                "the file was changed by hand"
+            )
+        if number > games:
+            raise ConfigError(
+                f"{target}: holds more than the {games} games asked for; ask for "
+                "at least as many games, or give another file name"
+            )
+        on_row(row)
+        done = number
+        keep += len(line)
+    return keep, done
 
 
 def read_rows(path: str | Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:

@@ -6,19 +6,22 @@ statistic as exact sums (count, sum, sum of squares), so a run of any length nee
 memory and the statistics of games played by different workers, or before and after a resumed
 run, merge exactly: the report never depends on how the games were split. :class:`RunStats` holds
 every statistic of a run; :func:`hisss.sim.batch.simulate` plays runs and reports each statistic
-as ``{"mean": x, "se": y}`` (the mean over games and its standard error; ``se`` is ``None`` with
-fewer than two games).
+as a :class:`StatSummary` (the mean over games, its standard error and its 95% interval; ``se``
+and the interval are ``None`` with fewer than two games).
 
 >>> from hisss.core import get_rules
 >>> stats = RunStats(2, get_rules("classic"))
 >>> stats.games, sorted(stats.report())[:2]
 (0, ['caps', 'claimed_cards'])
+>>> stats.report()["turns"]
+StatSummary(mean=None, se=None, ci95=None)
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -53,6 +56,25 @@ EXTRA_STATS: dict[str, str] = {
     "tie_break_share": "winner settled by the tie-break",
     "winner_cards": "cards of the (first) winner",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class StatSummary:
+    """One statistic of a run as reported: the mean over games (``None`` with no games), its
+    standard error and its 95% interval (:func:`interval_of`; both ``None`` with fewer than two
+    games)."""
+
+    mean: float | None
+    se: float | None
+    ci95: tuple[float, float] | None
+
+    def to_dict(self) -> dict[str, float | list[float] | None]:
+        """``{"mean": x, "se": y, "ci95": [lo, hi]}``, as the reports print it."""
+        return {
+            "mean": self.mean,
+            "se": self.se,
+            "ci95": None if self.ci95 is None else list(self.ci95),
+        }
 
 
 class RunningStat:
@@ -280,11 +302,10 @@ class RunStats:
         for name, stat in self.stats.items():
             stat.merge(other.stats[name])
 
-    def report(self) -> dict[str, dict[str, Any]]:
-        """Each statistic as ``{"mean": x, "se": y, "ci95": [lo, hi]}``, in output order
-        (:func:`interval_of`)."""
+    def report(self) -> dict[str, StatSummary]:
+        """Each statistic's :class:`StatSummary`, in output order (:func:`interval_of`)."""
         return {
-            name: {**stat.to_dict(), "ci95": interval_of(name, stat)}
+            name: StatSummary(stat.mean if stat.n else None, stat.se, interval_of(name, stat))
             for name, stat in self.stats.items()
         }
 
@@ -293,7 +314,7 @@ class RunStats:
 SHARES = ("shared_win_share", "tie_break_share")
 
 
-def interval_of(name: str, stat: RunningStat) -> list[float] | None:
+def interval_of(name: str, stat: RunningStat) -> tuple[float, float] | None:
     """The 95% interval of a statistic's mean, as tournaments give theirs (``ci95``): for a share
     of games (a win rate, :data:`SHARES`) Wilson's interval with the sample size its standard
     error implies (a shared win counts a fraction), else the mean plus or minus 1.96 standard
@@ -303,7 +324,7 @@ def interval_of(name: str, stat: RunningStat) -> list[float] | None:
     >>> for x in (0, 1) * 50:
     ...     s.add(x)
     >>> interval_of("seat1_win_rate", s), interval_of("turns", s)
-    ([0.403365, 0.596635], [0.401508, 0.598492])
+    ((0.403365, 0.596635), (0.401508, 0.598492))
     """
     se = stat.se
     if se is None:
@@ -315,7 +336,7 @@ def interval_of(name: str, stat: RunningStat) -> list[float] | None:
         lo, hi = wilson_interval(p, n)
     else:
         lo, hi = mean - Z95 * se, mean + Z95 * se
-    return [round(lo, 6), round(hi, 6)]
+    return round(lo, 6), round(hi, 6)
 
 
 def settled_first(rules: Rules) -> tuple[str, ...]:

@@ -26,10 +26,11 @@ the backend (local processes or Ray, :mod:`hisss.sim.executor`).
 (A bot given a time budget depends on the machine's speed; node budgets are deterministic.)
 
 >>> from hisss.core import RAINBOW, get_rules
->>> out = tournament(["random", "random"], 8, 2, 0, get_rules("classic"), RAINBOW, mirror=True)
->>> out["games"], out["deals"], sorted(out["bots"])
+>>> spec = TournamentSpec(("random", "random"), 2, 0, get_rules("classic"), RAINBOW, mirror=True)
+>>> out = tournament(8, spec)
+>>> out.games, out.deals, sorted(out.bots)
 (8, 4, ['random#1', 'random#2'])
->>> out["bots"]["random#1"]["games"]
+>>> out.bots["random#1"].games
 8
 """
 
@@ -41,7 +42,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hisss.bots import Bot, make_bot
 from hisss.core import (
@@ -58,7 +58,8 @@ from hisss.core import (
 from hisss.sim.executor import Backend, run_ordered
 from hisss.sim.play import game_seed, play_game
 from hisss.sim.ratings import RATING_MODEL, TournamentGame, summarize
-from hisss.sim.stats import Progress, rules_report
+from hisss.sim.reports import TournamentReport
+from hisss.sim.stats import Progress
 
 #: The most deals one worker task plays; smaller chunks keep the progress bar moving.
 MAX_CHUNK_DEALS = 100
@@ -156,7 +157,8 @@ class _OwnRandom(Bot):
 
 @dataclass(frozen=True, slots=True)
 class TournamentSpec:
-    """What every worker needs to play any deal of a tournament (small and picklable)."""
+    """A tournament: what :func:`tournament` is asked to play, and what every worker needs to
+    play any deal of it (small and picklable)."""
 
     #: The registry name of each entry.
     bots: tuple[str, ...]
@@ -164,7 +166,8 @@ class TournamentSpec:
     seed: int
     rules: Rules
     deck: Deck
-    mirror: bool
+    #: Each deal is played once per seating, every entry in every seat.
+    mirror: bool = False
 
 
 def play_deal(spec: TournamentSpec, deal_number: int) -> list[TournamentGame]:
@@ -242,23 +245,22 @@ def _whole(value: object, what: str, least: int) -> int:
 
 
 def tournament(
-    bots: Sequence[str],
     games: int,
-    players: int,
-    seed: int,
-    rules: Rules,
-    deck: Deck,
+    spec: TournamentSpec,
     *,
-    mirror: bool = False,
     workers: int = 1,
     backend: Backend | None = None,
     progress: Progress | None = None,
-) -> dict[str, Any]:
-    """Play a tournament between the named bots and return its report (see the module docstring).
+) -> TournamentReport:
+    """Play a tournament of ``games`` games between the named bots of ``spec`` (with its
+    players, seed, rules, deck and whether deals are mirrored) and return its report (see the
+    module docstring).
 
-    The report holds the run's settings (``games`` played, ``deals``, ``players``, ``seed``,
-    ``mirror``, ``rules``, ``deck``, ``deck_cards``, ``rating_model``), then ``bots`` and
-    ``head_to_head`` as :func:`hisss.sim.ratings.summarize` gives them. ``workers`` processes play
+    The :class:`~hisss.sim.reports.TournamentReport` holds the run's settings (``games`` played,
+    ``deals``, ``players``, ``seed``, ``mirror``, ``rules``, ``deck``, ``deck_cards``,
+    ``rating_model``), then ``bots`` and ``head_to_head`` as
+    :func:`hisss.sim.ratings.summarize` gives them; its ``to_dict()`` is the JSON object of
+    ``hisss tournament --json``. ``workers`` processes play
     the deals (1: in this process); ``backend`` (:mod:`hisss.sim.executor`: local processes or
     Ray, with its own number of workers) takes its place when given. The report depends on
     neither. Workers are started with
@@ -271,6 +273,7 @@ def tournament(
     """
     games = _whole(games, "games", 1)
     workers = _whole(workers, "workers", 1)
+    bots, players, seed, rules, deck = spec.bots, spec.players, spec.seed, spec.rules, spec.deck
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"the seed must be a whole number, not {seed!r}")
     names = [n.strip().lower() if isinstance(n, str) else n for n in bots]
@@ -289,24 +292,25 @@ def tournament(
             f"{len(names)} bots for {players} players: a game seats each bot given at most once; "
             "repeat a name to seat that bot more than once (e.g. greedy,random,random)"
         )
-    spec = TournamentSpec(tuple(names), players, seed, rules, deck, mirror)
-    deals = math.ceil(games / players) if mirror else games
+    spec = TournamentSpec(tuple(names), players, seed, rules, deck, spec.mirror)
+    deals = math.ceil(games / players) if spec.mirror else games
     if backend is None:
         backend = Backend(workers=workers)
     played = _play_all(spec, deals, backend, progress)
-    report: dict[str, Any] = {
-        "games": len(played),
-        "deals": deals,
-        "players": players,
-        "seed": seed,
-        "mirror": mirror,
-        "rules": rules_report(rules),
-        "deck": deck.name,
-        "deck_cards": deck.size,
-        "rating_model": RATING_MODEL,
-    }
-    report.update(summarize(entry_labels(names), played))
-    return report
+    standings = summarize(entry_labels(names), played)
+    return TournamentReport(
+        games=len(played),
+        deals=deals,
+        players=players,
+        seed=seed,
+        mirror=spec.mirror,
+        rules=rules,
+        deck=deck.name,
+        deck_cards=deck.size,
+        rating_model=RATING_MODEL,
+        bots=standings.bots,
+        head_to_head=standings.head_to_head,
+    )
 
 
 __all__ = [

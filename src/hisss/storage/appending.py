@@ -125,16 +125,7 @@ def _append_values(
         "p_status": status.value if status is not None else None,
         "p_result": result,
     }
-    action = {
-        "game_id": game_id,
-        "seq": entry.seq,
-        "kind": entry.kind.value,
-        "seat": entry.seat,
-        "action": entry.action,
-        "card": entry.card,
-        "by_seat": entry.by_seat,
-        "created_at": now,
-    }
+    action = {"game_id": game_id, **entry.values(), "created_at": now}
     return now, advance, action
 
 

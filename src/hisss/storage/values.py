@@ -70,6 +70,18 @@ class LogEntry:
     by_seat: int | None = None
     created_at: datetime | None = field(default=None, compare=False)
 
+    def values(self) -> dict[str, Any]:
+        """The entry's fields as plain values (``kind`` as text), without ``created_at``: what
+        a row of the log and the news of a step hold."""
+        return {
+            "seq": self.seq,
+            "kind": self.kind.value,
+            "seat": self.seat,
+            "action": self.action,
+            "card": self.card,
+            "by_seat": self.by_seat,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class StoredGame:

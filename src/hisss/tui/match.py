@@ -28,8 +28,7 @@ import random
 from collections.abc import Sequence
 
 from hisss.bots import Bot, make_bot, make_level
-from hisss.bots.hand import HAND_POLICIES
-from hisss.bots.levels import LEVEL_NAMES, LEVELS
+from hisss.bots.levels import LEVEL_NAMES, check_level
 from hisss.core import Action, Card, ConfigError, Deck, Placement, Rules, State
 from hisss.record import MAX_NAME as NAME_LIMIT
 from hisss.record import (
@@ -38,7 +37,6 @@ from hisss.record import (
     Phase,
     Seat,
     SeatNameError,
-    Turn,
     check_name,
     printable,
     resume,
@@ -136,12 +134,10 @@ class Match:
                     f"seat {i + 1} ({seat.name!r}): a bot of the terminal game needs a level "
                     f"({', '.join(LEVEL_NAMES)}), not {level!r}"
                 )
-            if game.has_hands and LEVELS[level].bot not in HAND_POLICIES:
-                playing = ", ".join(n for n in LEVEL_NAMES if LEVELS[n].bot in HAND_POLICIES)
-                raise ConfigError(
-                    f"seat {i + 1} ({seat.name!r}): the level {level!r} does not play the hand "
-                    f"variant (levels that do: {playing})"
-                )
+            try:
+                check_level(game.rules, level)
+            except ConfigError as error:
+                raise ConfigError(f"seat {i + 1} ({seat.name!r}): {error}") from None
             bots[i] = make_level(level)
         self.game = game
         self.bots = bots
@@ -151,18 +147,14 @@ class Match:
         self._deal_hands()
 
     def _deal_hands(self) -> None:
-        """The hand variant: the deal and the draw after each play are made at once (the driver
-        names the hand each card goes to), so a seat only ever plays."""
+        """The cards the game draws itself (:attr:`hisss.record.Game.dealer_draws`: in the hand
+        variant the deal and the draw after each play) are drawn at once, so a seat of the hand
+        variant only ever plays."""
         game = self.game
-        while game.has_hands and game.phase in (Phase.DEAL, Phase.DRAW):
+        while game.dealer_draws:
             game.draw()
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def turns(self) -> list[Turn]:
-        """The turns played so far, as the record holds them."""
-        return list(self.game.record().turns)
 
     @property
     def people(self) -> list[int]:
@@ -183,9 +175,9 @@ class Match:
         seat = self.game.to_move
         return seat is not None and not self.game.seats[seat].is_bot
 
-    def has_hands(self) -> bool:
-        """True in the hand variant."""
-        return self.game.has_hands
+    def holds_hands(self) -> bool:
+        """True when the seats hold cards in hand (the hand variant)."""
+        return bool(self.game.state.hand_sizes)
 
     def is_demo(self) -> bool:
         """True when every seat is a bot."""
@@ -248,7 +240,7 @@ class Match:
         game, person = self.game, self.people[0]
         placements = game.placements
         last = max(i for i, placed in enumerate(placements) if placed.seat == person)
-        while len(placements) > last or (not game.has_hands and game.state.drawn is None):
+        while len(placements) > last or (game.rules.seats_draw and game.state.drawn is None):
             game.undo()
 
     # ------------------------------------------------------------------ records

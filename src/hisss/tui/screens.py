@@ -46,8 +46,8 @@ def rules_text(catalog: Catalog, state: State) -> Text:
             text.append("\n" + line[2:] + "\n", style="bold underline")
         else:
             text.append(line + "\n")
-    if rules.hand_size:
-        text.append("\n" + catalog.plural("rules.hands_more", rules.hand_size) + "\n", style="bold")
+    if hands := rules.hand_size:
+        text.append("\n" + catalog.plural("rules.hands_more", hands) + "\n", style="bold")
     return text
 
 

@@ -101,7 +101,7 @@ class GameView(App[None]):
             return "over"
         if match.bot_to_move():
             return "bot"
-        if match.has_hands():
+        if match.holds_hands():
             game = match.game
             hidden = not game.rules.hands_seen_by_all and len(match.people) > 1
             return "pass" if hidden and self.holder != game.to_move else "hand"
@@ -113,7 +113,7 @@ class GameView(App[None]):
         hold the keyboard."""
         match = self.match
         game = match.game
-        if not match.has_hands():
+        if not match.holds_hands():
             return []
         if game.rules.hands_seen_by_all:
             return list(range(game.players))
@@ -128,7 +128,7 @@ class GameView(App[None]):
     def placing_card(self) -> Card | None:
         """The card whose placements the list offers: the drawn card, or the chosen card of the
         hand."""
-        if self.match.has_hands():
+        if self.match.holds_hands():
             return self.chosen_card if self.phase() == "hand" else None
         return self.match.game.state.drawn
 
@@ -205,7 +205,7 @@ class GameView(App[None]):
         fan.can_focus = phase == "pick" and not self._too_small
         self.part(PlayersView).show(look, self.names, state, match.is_over())
         self.choose_card()
-        if match.has_hands():
+        if match.holds_hands():
             drawn = self.hands_text()
         else:
             drawn = Text(catalog.text("drawn.title"), style="bold")

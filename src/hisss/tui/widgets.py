@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from hisss.core import Action, Card, End, HandState, Snake, State
+from hisss.core import Action, Card, End, Snake, State
 from hisss.i18n import Catalog
 from hisss.tui.render import CHOSEN_STYLE, Look, Marks, fan_shown, token_positions, wrap_tokens
 
@@ -252,20 +252,21 @@ class PlayersView(Widget):
     def render(self) -> Text:
         """The title and a line per player."""
         state = self.state
-        hands = state.hand_sizes if isinstance(state, HandState) else None
-        title = self.catalog.text("players.title" if hands is None else "players.title_hands")
+        # How many cards each seat holds (none in the classic game).
+        hands = state.hand_sizes if state is not None else ()
+        title = self.catalog.text("players.title_hands" if hands else "players.title")
         text = Text(title, style="bold", no_wrap=True)
         if state is None or not self.names:
             return text
         longest = max(len(name) for name in self.names)
-        width = max(4, min(longest, self.size.width - (8 if hands is None else 11)))
+        width = max(4, min(longest, self.size.width - (11 if hands else 8)))
         for seat, name in enumerate(self.names):
             moving = seat == state.to_move and not self.over
             line = Text()
             line.append("▶ " if moving else "  ", style="bold #ffd43b")
             shown = name if len(name) <= width else name[: width - 1] + "…"
             line.append(shown.ljust(width), style="bold" if moving else "")
-            if hands is not None:
+            if hands:
                 line.append(f" {hands[seat]:>2}", style="bold")
             line.append(f" {state.pit_cards(seat):>2} ")
             pit = self.look.pit(state.pits[seat])

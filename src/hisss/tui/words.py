@@ -17,7 +17,7 @@ Every word comes from the game's catalog. A seat named as the catalog's default 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from hisss.core import Action, ActionKind, CardKind, End, Placement, Snake, State
 from hisss.i18n import LANGUAGES, Catalog, get_catalog
@@ -149,8 +149,7 @@ def setup_names(catalog: Catalog, state: State) -> tuple[str, str]:
     size of the hands in the hand variant), a built-in deck in the catalog's words, any other deck
     by the name its file gives."""
     hands = state.rules.hand_size
-    base = replace(state.rules, hand_size=0, hands_seen_by_all=False)
-    preset = base.preset
+    preset = state.rules.without_variant().preset
     rules = catalog.text(f"rules.short.{preset}" if preset else "rules.custom")
     if hands:
         key = "rules.hands_up" if state.rules.hands_seen_by_all else "rules.hands"
