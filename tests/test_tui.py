@@ -85,7 +85,7 @@ async def test_hot_seat_with_keys_and_clicks() -> None:
                 await pilot.click(FanView, offset=(min(turn % 5, fan.shown() - 1) + 1, 0))
             else:
                 await pilot.press("right", "right", "enter")
-            assert app.phase() == "place"
+            assert app.prompt() == "place"
             assert f"{name}: place the" in screen_text(app)
             if turn % 2:
                 await pilot.click("#actions", offset=(1, 0))
@@ -117,11 +117,11 @@ async def test_bots_wait_their_delay() -> None:
     app = make_app("Ala,bot:medium", seed=5, deck=MINI, delay=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
-        assert app.phase() == "bot"
+        assert app.prompt() == "bot"
         assert "Bot (medium) is playing" in screen_text(app)
         await pilot.press("h")
         assert status_text(app) == "Hints are for your own turn."
-        await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
+        await wait_until_async(lambda: app.prompt() == "pick", what="a pick", pause=pilot.pause)
         assert len(played(app.match)) == 2
 
 
@@ -133,7 +133,7 @@ async def test_save_load_and_finish(tmp_path: Path) -> None:
         for _ in range(5):
             assert await person_turn(pilot, first)
             await person_step(pilot, first)
-        assert first.phase() == "place"  # saved with Ala's card drawn
+        assert first.prompt() == "place"  # saved with Ala's card drawn
         await pilot.press("s")
         assert isinstance(first.screen, SaveScreen)
         first.screen.query_one(Input).value = str(path)
@@ -150,7 +150,7 @@ async def test_save_load_and_finish(tmp_path: Path) -> None:
     async with loaded.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert status_text(loaded) == f"The saved game continues at turn {saved_turns + 1}."
-        assert loaded.phase() == "place"
+        assert loaded.prompt() == "place"
         assert loaded.match.game.order == first.match.game.order
         await play_to_end(pilot, loaded)
         _same_as_replay(loaded)
@@ -279,7 +279,7 @@ async def test_hint_highlights_what_the_expert_would_play() -> None:
             if len(app.match.game.state.legal_actions()) > 2:
                 break
             await pilot.press("enter")
-            await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
+            await wait_until_async(lambda: app.prompt() == "pick", what="a pick", pause=pilot.pause)
         await pilot.press("h")
         await wait_until_async(
             lambda: status_text(app).startswith("Hint (expert): "),
@@ -320,12 +320,12 @@ async def test_undo_against_bots() -> None:
         await pilot.press("enter")
         first = app.match.game.state.drawn
         await pilot.press("enter")
-        await wait_until_async(lambda: app.phase() == "pick", what="a pick", pause=pilot.pause)
+        await wait_until_async(lambda: app.prompt() == "pick", what="a pick", pause=pilot.pause)
         assert len(played(app.match)) == 3
         await pilot.press("u")
         assert status_text(app) == "Took back the last move of Ala."
         assert app.match.game.state.drawn == first and not played(app.match)
-        assert app.phase() == "place" and isinstance(app.focused, OptionList)
+        assert app.prompt() == "place" and isinstance(app.focused, OptionList)
 
 
 async def test_undo_refused_in_hot_seat() -> None:
@@ -342,12 +342,12 @@ async def test_undo_from_the_end_screen_and_play_again() -> None:
         await play_to_end(pilot, app)
         await pilot.press("u")
         assert not isinstance(app.screen, EndScreen)
-        assert app.phase() == "place" and not app.match.is_over()
+        assert app.prompt() == "place" and not app.match.is_over()
         await play_to_end(pilot, app)
         await pilot.press("n")
         assert not isinstance(app.screen, EndScreen)
         assert app.match.game.seed == 7 and len(played(app.match)) == 0
-        assert app.phase() == "pick"
+        assert app.prompt() == "pick"
 
 
 async def test_colour_blind_letters_and_symbols() -> None:
@@ -426,9 +426,9 @@ async def _check_layout(app: HisssApp, size: tuple[int, int], tmp_path: Path) ->
         for _ in range(12):
             await pilot.press("enter")
             await wait_until_async(
-                lambda: app.phase() in ("pick", "place"), what="a person's turn", pause=pilot.pause
+                lambda: app.prompt() in ("pick", "place"), what="a person's turn", pause=pilot.pause
             )
-        if app.phase() == "pick":
+        if app.prompt() == "pick":
             await pilot.press("enter")
         await pilot.press("c")
         options = app.query_one("#actions", OptionList)
@@ -543,7 +543,7 @@ async def test_polish_game_speaks_polish_only(tmp_path: Path) -> None:
         await pilot.press("escape")
         while await person_turn(pilot, app):
             await person_step(pilot, app)
-            if app.phase() == "place":
+            if app.prompt() == "place":
                 seen.append(screen_text(app))
         seen.append(screen_text(app))
         assert "Koniec gry" in seen[-1]

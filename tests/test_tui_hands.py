@@ -87,7 +87,7 @@ async def test_a_whole_hand_game_against_bots_at_80x24(tmp_path: Path) -> None:
     turns = 0
     async with app.run_test(size=(80, 24)) as pilot:
         while await person_turn(pilot, app):
-            assert app.phase() == "hand"
+            assert app.prompt() == "hand"
             game = app.match.game
             shown = app.shown_hand(0)
             assert shown == sorted(game.view(0).hand, key=by_colour)
@@ -136,7 +136,7 @@ async def test_people_at_one_keyboard_see_their_hand_only_once_they_hold_it() ->
                 break
             passes += 1
             seat = app.match.game.to_move
-            assert seat is not None and app.phase() == "pass"
+            assert seat is not None and app.prompt() == "pass"
             text = screen_text(app)
             assert f"Pass the keyboard to {app.names[seat]}." in text
             assert "Hand of" not in text
@@ -145,9 +145,9 @@ async def test_people_at_one_keyboard_see_their_hand_only_once_they_hold_it() ->
             assert "Each hand is shown only to its player." in _hand_box(app)
             for key in ("right", "down", "h", "u"):
                 await pilot.press(key)  # no key but Enter shows the hand or plays
-                assert app.phase() == "pass" and isinstance(app.screen, PassScreen)
+                assert app.prompt() == "pass" and isinstance(app.screen, PassScreen)
             await pilot.press("enter")
-            assert app.phase() == "hand" and app.shown_hands() == [seat]
+            assert app.prompt() == "hand" and app.shown_hands() == [seat]
             text = screen_text(app)
             assert f"Hand of {app.names[seat]}" in text
             assert f"Hand of {app.names[1 - seat]}" not in text
@@ -173,7 +173,7 @@ async def test_the_pass_screen_lets_no_key_through_but_enter_and_q() -> None:
         for key in ("c", "u", "h", "s", "question_mark", "plus", "minus", "left", "down", "n"):
             await pilot.press(key)
             assert isinstance(app.screen, PassScreen), key
-            assert app.phase() == "pass" and status_text(app) == status, key
+            assert app.prompt() == "pass" and status_text(app) == status, key
             assert (app.look.colour_blind, app.delay) == (look, delay), key
         await pilot.press("q")
         assert isinstance(app.screen, QuitScreen)
@@ -186,7 +186,7 @@ async def test_the_pass_screen_lets_no_key_through_but_enter_and_q() -> None:
         await pilot.press("escape")
         assert isinstance(app.screen, PassScreen) and app.screen.query_one("#pass-box").display
         await pilot.press("enter")
-        assert app.phase() == "hand"
+        assert app.prompt() == "hand"
         await pilot.press("q")
 
 
@@ -195,12 +195,12 @@ async def test_hands_seen_by_all_show_every_hand_and_ask_nobody_to_pass() -> Non
     app = make_app("Ala,Ola,bot:easy", seed=3, rules=rules)
     async with app.run_test(size=(100, 30)) as pilot:
         await person_turn(pilot, app)
-        assert app.phase() == "hand" and not isinstance(app.screen, PassScreen)
+        assert app.prompt() == "hand" and not isinstance(app.screen, PassScreen)
         text = screen_text(app)
         assert all(f"Hand of {name}" in text for name in app.names)
         await _play_hand_turn(pilot, app, 0, 0)
         await person_turn(pilot, app)
-        assert app.phase() == "hand" and app.match.game.to_move == 1
+        assert app.prompt() == "hand" and app.match.game.to_move == 1
         await pilot.press("h")  # the hint names the card and chooses it, with its place
         await wait_until_async(
             lambda: status_text(app).startswith("Hint (expert): "),

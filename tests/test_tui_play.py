@@ -119,18 +119,18 @@ async def test_arrows_and_enter_work_wherever_the_focus_is() -> None:
             await pilot.press("right")
             assert fan.cursor == 1
             await pilot.press("left", "enter")
-            assert app.phase() == "place" and _focused(app) is options
+            assert app.prompt() == "place" and _focused(app) is options
             await pilot.press(*keys)
             assert _focused(app) is options
             await pilot.press("down")
             assert options.highlighted == min(1, options.option_count - 1)
             turns = len(played(app.match))
             await pilot.press("enter")
-            assert len(played(app.match)) == turns + 1 and app.phase() == "pick"
+            assert len(played(app.match)) == turns + 1 and app.prompt() == "pick"
         # A click elsewhere does not take the keys away either.
         await pilot.click("#log")
         await pilot.press("enter")
-        assert app.phase() == "place"
+        assert app.prompt() == "place"
 
 
 # ---------------------------------------------------------------------- the move log
@@ -144,7 +144,7 @@ async def test_every_bot_move_is_in_the_log_and_old_messages_go() -> None:
         await pilot.press("enter")
         assert status_text(app) == ""  # the hint about picking no longer applies
         await pilot.press("enter")
-        await wait_until_async(lambda: app.phase() == "pick", what="Ala's turn", pause=pilot.pause)
+        await wait_until_async(lambda: app.prompt() == "pick", what="Ala's turn", pause=pilot.pause)
         moves = [line for line in log_text(app) if " → " in line][1:]
         assert [line.split(":")[0] for line in moves[:3]] == [
             "Ala",
@@ -290,7 +290,7 @@ async def test_q_asks_first_and_the_game_is_kept(tmp_path: Path) -> None:
     app.autosave = tmp_path
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
-        await wait_until_async(lambda: app.phase() == "pick", what="Ala's turn", pause=pilot.pause)
+        await wait_until_async(lambda: app.prompt() == "pick", what="Ala's turn", pause=pilot.pause)
         kept = autosave_path(5, tmp_path)
         assert load_record(kept).turns == app.match.record().turns  # kept after every move
         await pilot.press("q")
@@ -306,7 +306,7 @@ async def test_q_asks_first_and_the_game_is_kept(tmp_path: Path) -> None:
         autosave=tmp_path,
     )  # fmt: skip
     async with resumed.run_test(size=(80, 24)) as pilot:
-        assert resumed.phase() == "place"
+        assert resumed.prompt() == "place"
         await play_to_end(pilot, resumed)
     assert not kept.exists()  # a finished game is not kept
 
@@ -320,7 +320,7 @@ async def test_a_game_the_autosave_cannot_keep_is_never_said_to_be_kept(tmp_path
     app.autosave = blocked
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
-        await wait_until_async(lambda: app.phase() == "pick", what="Ala's turn", pause=pilot.pause)
+        await wait_until_async(lambda: app.prompt() == "pick", what="Ala's turn", pause=pilot.pause)
         await pilot.press("q")
         assert isinstance(app.screen, QuitScreen)
         said = _flat(app)
@@ -448,7 +448,7 @@ async def test_a_whole_game_of_five(size: tuple[int, int], tmp_path: Path) -> No
     async with app.run_test(size=size) as pilot:
         placed = 0
         while await person_turn(pilot, app):
-            if app.phase() == "place":
+            if app.prompt() == "place":
                 placed += 1
                 text = screen_text(app)
                 assert all(line.rstrip() == line.rstrip()[: size[0]] for line in text.split("\n"))
@@ -472,10 +472,10 @@ async def test_at_80_by_24_each_move_takes_one_line_and_nothing_is_cut(language:
     players = "Ala,bot:easy,bot:easy,bot:medium,bot:easy"
     app = make_app(players, seed=3, rules=Rules(hand_size=3), language=language)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until_async(lambda: app.phase() == "hand", what="Ala's turn", pause=pilot.pause)
+        await wait_until_async(lambda: app.prompt() == "hand", what="Ala's turn", pause=pilot.pause)
         await pilot.press("enter")
         await wait_until_async(
-            lambda: app.phase() == "hand" and len(played(app.match)) >= 5,
+            lambda: app.prompt() == "hand" and len(played(app.match)) >= 5,
             what="a round of moves",
             pause=pilot.pause,
         )

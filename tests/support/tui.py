@@ -64,7 +64,7 @@ def log_text(app: HisssApp) -> list[str]:
 async def person_step(pilot: Pilot[None], app: HisssApp, down: int = 0) -> bool:
     """One step of a person with the keyboard: pick with Enter, or place the option ``down``
     places below the first. False when a bot moves (nothing is pressed then)."""
-    phase = app.phase()
+    phase = app.prompt()
     if phase == "pick":
         await pilot.press("enter")
     elif phase == "place":
@@ -78,7 +78,7 @@ async def person_step(pilot: Pilot[None], app: HisssApp, down: int = 0) -> bool:
 async def person_turn(pilot: Pilot[None], app: HisssApp) -> bool:
     """Let the app run until a person is to act (True) or the end screen shows (False)."""
     await wait_until_async(
-        lambda: app.phase() in ("pick", "place", "hand") or isinstance(app.screen, EndScreen),
+        lambda: app.prompt() in ("pick", "place", "hand") or isinstance(app.screen, EndScreen),
         what="a person's turn or the end screen",
         pause=pilot.pause,
     )

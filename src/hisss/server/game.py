@@ -47,6 +47,7 @@ from hisss.core.decks import Deck
 from hisss.record import Game, GameRecord, Phase, Seat, SeatKind, SnakeTexts
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.hands import check_level, hand_fields
+from hisss.server.protocol import EventData, Message
 from hisss.server.views import play_event, result_view, table_view
 from hisss.storage import EntryKind, GameStatus, LogEntry, StoredGame
 
@@ -107,9 +108,9 @@ class LiveGame:
         self.version = 0
         self._turn_key: tuple[int, GameStatus] | None = None
         self._turn_value: tuple[Phase, int | None] = (Phase.WAITING, None)
-        self.last_event: dict[str, Any] | None = None
+        self.last_event: EventData | None = None
         #: Every step but the draws, as its ``last_event``: the page's log of moves.
-        self.history: list[dict[str, Any]] = []
+        self.history: list[EventData] = []
         self._snake_texts = SnakeTexts()
         #: The placement last planned (:meth:`plan_play`) with its action, parsed and checked:
         #: applied once stored without working either out again.
@@ -400,13 +401,13 @@ class LiveGame:
         if self.game.is_over() and self.status is GameStatus.RUNNING:
             self.status = GameStatus.FINISHED
 
-    def _apply_starter(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+    def _apply_starter(self, entry: LogEntry, event: EventData) -> EventData:
         if self.game.phase is not Phase.STARTING:
             raise LogError("the starter is drawn twice")
         event["card"] = str(self._draw(entry))
         return event
 
-    def _apply_draw(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+    def _apply_draw(self, entry: LogEntry, event: EventData) -> EventData:
         game = self.game
         seat = self._entry_seat(entry)
         due = game.receiver
@@ -418,7 +419,7 @@ class LiveGame:
         event.update(seat=seat + 1, card=None if hidden else card)
         return event
 
-    def _apply_play(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+    def _apply_play(self, entry: LogEntry, event: EventData) -> EventData:
         seat = self._entry_seat(entry)
         if self.to_move != seat or self.phase is not Phase.PLACE or entry.action is None:
             raise LogError(f"seat {seat + 1} places out of turn")
@@ -430,7 +431,7 @@ class LiveGame:
             placement = self.game.place(parse_action(entry.action))
         return play_event(entry.seq, placement)
 
-    def _apply_rematch(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+    def _apply_rematch(self, entry: LogEntry, event: EventData) -> EventData:
         if self.status is not GameStatus.FINISHED:
             raise LogError(f"entry {entry.seq}: a rematch before the end")
         if entry.seat is None:
@@ -441,7 +442,7 @@ class LiveGame:
             event["seat"] = entry.seat + 1
         return event
 
-    def _apply_seat_change(self, entry: LogEntry, event: dict[str, Any]) -> dict[str, Any]:
+    def _apply_seat_change(self, entry: LogEntry, event: EventData) -> EventData:
         """A seat handed to a bot, or taken back by its person."""
         seat = self._entry_seat(entry)
         target = self.seats[seat]
@@ -484,7 +485,7 @@ class LiveGame:
             for i, seat in enumerate(self.seats)
         ]
 
-    def view(self, presence: Sequence[Presence] | None = None) -> dict[str, Any]:
+    def view(self, presence: Sequence[Presence] | None = None) -> Message:
         """The ``state`` message of the protocol, the same for every client; in the hand variant
         with every seat's own part, kept by :func:`hisss.server.hands.for_seats` for its seats."""
         state = self.state
@@ -577,7 +578,7 @@ class LiveGame:
 
 
 #: How each kind of log entry applies to a live game; each gives the event it makes.
-_APPLY: dict[EntryKind, Callable[[LiveGame, LogEntry, dict[str, Any]], dict[str, Any]]] = {
+_APPLY: dict[EntryKind, Callable[[LiveGame, LogEntry, EventData], EventData]] = {
     EntryKind.STARTER: LiveGame._apply_starter,
     EntryKind.DRAW: LiveGame._apply_draw,
     EntryKind.PLAY: LiveGame._apply_play,

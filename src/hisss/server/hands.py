@@ -21,6 +21,7 @@ from hisss.bots.features import claim_of
 from hisss.core import ConfigError, Rules
 from hisss.record import Game
 from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.protocol import Message
 
 #: The key of a state message under which each seat's own part waits (keyed by the seat from 0,
 #: as text); never sent to a client.
@@ -37,7 +38,7 @@ def check_level(rules: Rules, level: str, where: str = "") -> None:
         raise ProtocolError(ErrorCode.BAD_LEVEL, f"{where}{error}") from None
 
 
-def hand_fields(game: Game, *, playing: bool) -> dict[str, Any]:
+def hand_fields(game: Game, *, playing: bool) -> Message:
     """The hand fields of a state message of ``game`` (the hand variant): the hand sizes, the
     hands seen by all (else ``None`` for each), and under :data:`PRIVATE` each seat's own hand
     with, while ``playing``, its legal plays and their claims."""
@@ -70,7 +71,7 @@ def hand_fields(game: Game, *, playing: bool) -> dict[str, Any]:
     }
 
 
-def for_seats(message: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+def for_seats(message: Message, seats: Sequence[int]) -> Message:
     """``message`` as a connection holding ``seats`` (from 0; none for a spectator or the HTTP
     API) may see it: the :data:`PRIVATE` parts of those seats merged in, every other dropped.
     A message without private parts is returned as it is."""

@@ -30,6 +30,7 @@ from typing import Any, Protocol
 import orjson
 
 from hisss.server.game import Presence
+from hisss.server.protocol import Message
 from hisss.storage import EntryKind, LogEntry
 
 
@@ -67,7 +68,7 @@ class Outgoing(dict[str, Any]):
             return self._short
 
 
-def without_log(message: dict[str, Any]) -> dict[str, Any]:
+def without_log(message: Message) -> Message:
     """A state message without its ``log``: for a connection that was sent the state before it
     (see :class:`hisss.server.session.Session`), which adds the step itself.
 
@@ -79,11 +80,11 @@ def without_log(message: dict[str, Any]) -> dict[str, Any]:
     return _drop_log(message)
 
 
-def _drop_log(message: dict[str, Any]) -> dict[str, Any]:
+def _drop_log(message: Message) -> Message:
     return {key: value for key, value in message.items() if key != "log"}
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Message) -> str:
     """A message as the server sends it: compact JSON in UTF-8 (the text of an
     :class:`Outgoing`, made once).
 
@@ -95,7 +96,7 @@ def encode(message: dict[str, Any]) -> str:
     return _dumps(message)
 
 
-def _dumps(message: dict[str, Any]) -> str:
+def _dumps(message: Message) -> str:
     # orjson writes the same JSON as the standard library's compact form (keys in their order,
     # text as UTF-8 rather than escaped) about ten times faster; a state is encoded per step.
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -104,7 +105,7 @@ def _dumps(message: dict[str, Any]) -> str:
 class Subscriber(Protocol):
     """A receiver of a game's messages (a websocket session)."""
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: Message) -> None:
         """Queue ``message`` for sending; must not block."""
 
 
@@ -176,14 +177,12 @@ class Hub(ABC):
         """Stop delivering to ``subscriber`` (nothing happens if it was not subscribed)."""
 
     @abstractmethod
-    async def publish(
-        self, game_id: str, message: dict[str, Any], step: Step | None = None
-    ) -> None:
+    async def publish(self, game_id: str, message: Message, step: Step | None = None) -> None:
         """Deliver ``message`` to every subscriber of ``game_id``, in every process; ``step`` is
         the stored step that made it, which other processes may apply without reading it."""
 
     @abstractmethod
-    def deliver(self, game_id: str, message: dict[str, Any]) -> None:
+    def deliver(self, game_id: str, message: Message) -> None:
         """Deliver ``message`` to the subscribers of ``game_id`` in this process only."""
 
     @abstractmethod
@@ -234,12 +233,10 @@ class LocalHub(Hub):
                 del self._subscribers[game_id]
                 self.forget(game_id)
 
-    async def publish(
-        self, game_id: str, message: dict[str, Any], step: Step | None = None
-    ) -> None:
+    async def publish(self, game_id: str, message: Message, step: Step | None = None) -> None:
         self.deliver(game_id, message)
 
-    def deliver(self, game_id: str, message: dict[str, Any]) -> None:
+    def deliver(self, game_id: str, message: Message) -> None:
         subscribers = self._subscribers.get(game_id)
         if not subscribers:
             return

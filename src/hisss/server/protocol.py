@@ -41,6 +41,12 @@ BAD_VERSION = (
 #: The words for a bad ``seat`` of a message acting for one of the connection's seats.
 BAD_SEAT = (ErrorCode.BAD_MESSAGE, "seat must be the number of a seat this connection holds")
 
+#: A message of the protocol as its JSON object, as the server builds and sends it (the models
+#: below describe each kind; the web tests check every one sent against them).
+Message = dict[str, Any]
+#: A step of the game as a state message shows it (``last_event`` and the ``log``: :class:`Event`).
+EventData = dict[str, Any]
+
 Version = Annotated[StrictInt, Field(ge=0, description="the version of the state acted on")]
 SeatNumber = Annotated[StrictInt, Field(description="a seat, counted from 1")]
 
@@ -412,9 +418,11 @@ __all__ = [
     "ClientMessageBase",
     "Draw",
     "ErrorMessage",
+    "EventData",
     "Hello",
     "Hint",
     "HintMessage",
+    "Message",
     "Ping",
     "Play",
     "PongMessage",

@@ -44,6 +44,7 @@ from typing import Any
 
 from hisss.server.game import Presence
 from hisss.server.hub import Listener, LocalHub, Step, Subscriber
+from hisss.server.protocol import Message
 
 log = logging.getLogger("hisss.server.redis")
 
@@ -181,9 +182,7 @@ class RedisHub(LocalHub):
         if had and game_id not in self._subscribers:
             self._later(lambda: self._unfollow(game_id))
 
-    async def publish(
-        self, game_id: str, message: dict[str, Any], step: Step | None = None
-    ) -> None:
+    async def publish(self, game_id: str, message: Message, step: Step | None = None) -> None:
         self.deliver(game_id, message)
         news: dict[str, Any] = {"what": "state", "version": message.get("version")}
         if step is not None:

@@ -14,6 +14,7 @@ from typing import Any
 from hisss.core import HisssError
 from hisss.record import GameRecord, RecordError, ReplayError, replay, replay_game
 from hisss.server.errors import ErrorCode, ProtocolError
+from hisss.server.protocol import EventData, Message
 from hisss.server.views import play_event, state_view
 from hisss.storage import EntryKind
 
@@ -52,7 +53,7 @@ def record_summary(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def step(record: GameRecord, number: object) -> dict[str, Any]:
+def step(record: GameRecord, number: object) -> Message:
     """The position after turn ``number`` (0: the starter alone) of a checked record."""
     steps = len(record.turns)
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= steps:
@@ -64,7 +65,7 @@ def step(record: GameRecord, number: object) -> dict[str, Any]:
     except ReplayError as exc:  # pragma: no cover - the record was checked when it came in
         raise ProtocolError(ErrorCode.BAD_RECORD, str(exc), turn=exc.turn) from None
     last = game.last
-    event: dict[str, Any] | None
+    event: EventData | None
     if last is not None:
         event = play_event(number, last)
     elif record.cards:

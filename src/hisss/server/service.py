@@ -46,6 +46,7 @@ from hisss.server.game import LiveGame, LogError
 from hisss.server.hub import Hub, Step, entry_step, following
 from hisss.server.lobby import is_listed, listing
 from hisss.server.metrics import Metrics
+from hisss.server.protocol import Message
 from hisss.server.quotas import Quotas, think_at_pace
 from hisss.server.settings import Settings
 from hisss.server.setup import CreatedGame, GameSpec, clean_name, new_token, token_hash
@@ -227,7 +228,7 @@ class GameService:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, live: LiveGame) -> dict[str, Any]:
+    def view(self, live: LiveGame) -> Message:
         """The ``state`` message of a game, with presence."""
         return live.view(self.hub.presence(live.id, live.players))
 

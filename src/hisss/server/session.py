@@ -38,6 +38,7 @@ from hisss.server.protocol import (
     Draw,
     Hello,
     Hint,
+    Message,
     Ping,
     Play,
     Rematch,
@@ -133,7 +134,7 @@ class Session:
 
     # ------------------------------------------------------------------ the hub's side
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: Message) -> None:
         """Queue a published message (called by the hub; never blocks)."""
         if self.connection is ConnectionState.CLOSED:
             return
@@ -170,30 +171,30 @@ class Session:
         self.outbox_chars += len(text)
         self.outbox.put_nowait(text)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Message) -> None:
         """Queue a message for this client; like published ones, it counts towards the limit
         of a client that does not read."""
         self.deliver(message)
 
     def send_error(
-        self, error: ProtocolError, request: str | None = None, fresh: dict[str, Any] | None = None
+        self, error: ProtocolError, request: str | None = None, fresh: Message | None = None
     ) -> None:
         """Queue an ``error`` message, and then the ``fresh`` state if given."""
         self.service.metrics.error(error.code, "websocket")
-        message: dict[str, Any] = {"type": "error", **error.to_dict()}
+        message: Message = {"type": "error", **error.to_dict()}
         if request is not None:
             message["request"] = request
         self.send(message)
         if fresh is not None:
             self.send_whole(fresh)
 
-    def send_whole(self, state: dict[str, Any]) -> None:
+    def send_whole(self, state: Message) -> None:
         """Queue a state with its whole log (the answer to ``sync``, the fresh state after an
         error): whatever the client holds, it starts again from this one."""
         self._version_sent = None
         self.send(state)
 
-    async def _fresh_view(self) -> dict[str, Any] | None:
+    async def _fresh_view(self) -> Message | None:
         """The game's current state. The service may have rebuilt its copy of the game since
         this session last looked (a seat was joined, the cache was dropped), so the session's
         own copy can be behind: ask the service again. ``None`` if that fails."""
@@ -399,7 +400,7 @@ class Session:
             return False
         return True
 
-    def _decode(self, text: str) -> dict[str, Any] | None:
+    def _decode(self, text: str) -> Message | None:
         """The message in a text frame, a JSON object with a known ``type``; else say what is
         wrong and give ``None``."""
         try:
@@ -432,7 +433,7 @@ class Session:
 
     # ------------------------------------------------------------------ messages
 
-    async def _dispatch(self, kind: str, message: dict[str, Any]) -> None:
+    async def _dispatch(self, kind: str, message: Message) -> None:
         if kind == "ping":
             ping = read_client_message(message)
             assert isinstance(ping, Ping)
@@ -489,7 +490,7 @@ class Session:
         action, quick = await self.service.hint(self.game_id, seat, self.address)
         self.send({"type": "hint", "seat": seat + 1, "action": str(action), "quick": quick})
 
-    def _acting_seat(self, message: dict[str, Any]) -> int:
+    def _acting_seat(self, message: Message) -> int:
         """The seat a message acts for: its ``seat`` (from 1), which this connection must hold;
         without one, the seat held that is to move, else the first held."""
         asked = message.get("seat")
@@ -503,7 +504,7 @@ class Session:
         to_move = self.live.to_move
         return to_move if to_move in self.seats else self.seats[0]
 
-    def _welcome(self, live: LiveGame) -> dict[str, Any]:
+    def _welcome(self, live: LiveGame) -> Message:
         """The ``welcome`` message: the game, this connection's role and seats, the rules."""
         return {
             "type": "welcome",

@@ -14,6 +14,7 @@ from typing import Any
 from hisss.core import DecidedBy, Placement, Result, State
 from hisss.i18n import explain_everywhere
 from hisss.record import SnakeTexts, result_to_dict
+from hisss.server.protocol import EventData
 from hisss.storage import EntryKind
 
 
@@ -52,7 +53,7 @@ def table_view(state: State, result: Result, texts: SnakeTexts | None = None) ->
 
 
 def state_view(
-    state: State, step: int, steps: int, event: dict[str, Any] | None, names: Sequence[str]
+    state: State, step: int, steps: int, event: EventData | None, names: Sequence[str]
 ) -> dict[str, Any]:
     """The view of a replay position: after ``step`` of ``steps`` placements, the seats named
     ``names``."""
@@ -67,7 +68,7 @@ def state_view(
     }
 
 
-def play_event(seq: int, placement: Placement) -> dict[str, Any]:
+def play_event(seq: int, placement: Placement) -> EventData:
     """The ``last_event`` of a placement: who placed which card where, and the snake claimed."""
     claimed = str(placement.claimed) if placement.claimed is not None else None
     return {

@@ -37,7 +37,7 @@ from hisss.tui.dialogs import QuitScreen, SaveScreen, why_not_saved
 from hisss.tui.match import Match
 from hisss.tui.saving import autosave_path, write_atomically
 from hisss.tui.screens import EndScreen, PassScreen, RulesScreen, end_report
-from hisss.tui.view import GameView
+from hisss.tui.view import PLACING, GameView, Prompt
 from hisss.tui.widgets import BannerView, FanView, LogView, TableView
 from hisss.tui.words import describe_action, describe_placement
 
@@ -161,12 +161,12 @@ class HisssApp(GameView):
     def advance(self) -> None:
         """Hand the game to whoever moves next: a person (focus), the bots, or the end screen."""
         self.refresh_view()
-        phase = self.phase()
-        if phase == "over":
+        prompt = self.prompt()
+        if prompt is Prompt.OVER:
             self.show_end()
-        elif phase == "bot":
+        elif prompt is Prompt.BOT:
             self.play_bots()
-        elif phase == "pass":
+        elif prompt is Prompt.PASS:
             self.ask_to_pass()
         else:
             self.focus_turn()
@@ -188,10 +188,10 @@ class HisssApp(GameView):
 
     def focus_turn(self) -> None:
         """Focus the fan or the list of placements, whichever the person to move uses."""
-        phase = self.phase()
-        if phase == "pick":
+        prompt = self.prompt()
+        if prompt is Prompt.PICK:
             self.part(FanView).focus()
-        elif phase in ("place", "hand"):
+        elif prompt in PLACING:
             self.part("#actions", OptionList).focus()
 
     def blocked(self) -> bool:
@@ -220,7 +220,7 @@ class HisssApp(GameView):
 
     def on_fan_view_picked(self, _: FanView.Picked) -> None:
         """A person picks a card: the next card of the deck is drawn."""
-        if self.phase() != "pick" or self.blocked():
+        if self.prompt() is not Prompt.PICK or self.blocked():
             return
         self.draw()
         self.advance()
@@ -232,13 +232,13 @@ class HisssApp(GameView):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Place the drawn card as the chosen placement."""
-        if self.phase() in ("place", "hand") and 0 <= event.option_index < len(self._actions):
+        if self.prompt() in PLACING and 0 <= event.option_index < len(self._actions):
             self.place(self._actions[event.option_index])
             self.advance()
 
     def on_table_view_end_clicked(self, event: TableView.EndClicked) -> None:
         """A click on a marked end: choose a placement there, or place it when already chosen."""
-        if self.phase() not in ("place", "hand"):
+        if self.prompt() not in PLACING:
             return
         touching = [i for i, a in enumerate(self._actions) if (event.snake, event.end) in a.ends]
         if not touching:
@@ -306,21 +306,23 @@ class HisssApp(GameView):
         the turn needs (and focus it)."""
         if len(self.screen_stack) > 1 or self._too_small:
             return
-        phase = self.phase()
-        if phase == "pick":
+        prompt = self.prompt()
+        if prompt is Prompt.PICK:
             fan = self.part(FanView)
             fan.focus()
             if key in ("left", "right"):
                 fan.action_move(-1 if key == "left" else 1)
             elif key == "enter":
                 fan.action_pick()
-        elif phase in ("place", "hand"):
+        elif prompt in PLACING:
             options = self.part("#actions", OptionList)
             options.focus()
-            if phase == "hand" and key in ("left", "right"):
+            if prompt is Prompt.HAND and key in ("left", "right"):
                 self.choose_card(-1 if key == "left" else 1)
                 self.refresh_view()
-            elif phase == "hand" and key == "enter" and self.chosen_card and not self._actions:
+            elif (
+                prompt is Prompt.HAND and key == "enter" and self.chosen_card and not self._actions
+            ):
                 name = self.catalog.card_name(self.chosen_card)
                 self.say(self.catalog.text("hand.nowhere", card=name))
             elif key == "up":
@@ -343,10 +345,10 @@ class HisssApp(GameView):
 
     def action_hint(self) -> None:
         """Show what the strongest bot would play (``h``)."""
-        phase = self.phase()
-        if phase == "pick":
+        prompt = self.prompt()
+        if prompt is Prompt.PICK:
             self.say(self.catalog.text("hint.pick_first"))
-        elif phase not in ("place", "hand"):
+        elif prompt not in PLACING:
             self.say(self.catalog.text("hint.not_yours"))
         else:
             self.say(self.catalog.text("hint.thinking"))
@@ -364,7 +366,7 @@ class HisssApp(GameView):
         action = await asyncio.to_thread(match.hint, state.copy())
         if not self.alive() or match is not self.match or (state.turns, state.drawn) != where:
             return
-        if action.card is not None and self.phase() == "hand":
+        if action.card is not None and self.prompt() is Prompt.HAND:
             self.chosen_card = action.card
             self.refresh_view()
         if action in self._actions:

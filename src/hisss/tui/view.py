@@ -10,6 +10,7 @@ text, never read as markup.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from rich.text import Text
@@ -40,8 +41,29 @@ BANNER_SECONDS = 3.0
 LogEntry = tuple[str, tuple[Any, ...]]
 
 
-#: The phases with keys of their own (``keys.PHASE``).
-KEYED_PHASES = ("pick", "place", "hand")
+class Prompt(StrEnum):
+    """What the terminal game waits for: the game's :class:`~hisss.record.Phase` as the screen
+    asks it of whoever is at the keyboard. The value names its words in the catalog
+    (``phase.<value>``, ``keys.<value>``)."""
+
+    #: A person draws (picks a face-down card).
+    PICK = "pick"
+    #: A person places the card they drew.
+    PLACE = "place"
+    #: The hand variant: a person plays a card of their hand.
+    HAND = "hand"
+    #: The hand variant at one keyboard: the hand waits until its holder says they have it.
+    PASS = "pass"
+    #: A bot draws or places.
+    BOT = "bot"
+    #: The game is over.
+    OVER = "over"
+
+
+#: The prompts with keys of their own (``keys.<prompt>``).
+KEYED_PROMPTS = (Prompt.PICK, Prompt.PLACE, Prompt.HAND)
+#: The prompts in which a person chooses a placement from the list.
+PLACING = (Prompt.PLACE, Prompt.HAND)
 
 
 class GameView(App[None]):
@@ -92,20 +114,18 @@ class GameView(App[None]):
             yield Static(id="status")
             yield Static(id="keys")
 
-    def phase(self) -> str:
-        """``pick`` (a person draws), ``place`` (a person places), ``bot`` or ``over``; in the
-        hand variant ``hand`` (a person plays a card of the hand) or ``pass`` (the hand waits
-        until the person to move says they hold the keyboard)."""
+    def prompt(self) -> Prompt:
+        """What the screen waits for now (see :class:`Prompt`)."""
         match = self.match
         if match.is_over():
-            return "over"
+            return Prompt.OVER
         if match.bot_to_move():
-            return "bot"
+            return Prompt.BOT
         if match.holds_hands():
             game = match.game
             hidden = not game.rules.hands_seen_by_all and len(match.people) > 1
-            return "pass" if hidden and self.holder != game.to_move else "hand"
-        return "pick" if match.game.phase is Phase.DRAW else "place"
+            return Prompt.PASS if hidden and self.holder != game.to_move else Prompt.HAND
+        return Prompt.PICK if match.game.phase is Phase.DRAW else Prompt.PLACE
 
     def shown_hands(self) -> list[int]:
         """The seats whose hands the screen shows: every seat when hands are seen by all, the
@@ -119,7 +139,7 @@ class GameView(App[None]):
             return list(range(game.players))
         if len(match.people) == 1:
             return match.people
-        return [game.to_move] if self.phase() == "hand" and game.to_move is not None else []
+        return [game.to_move] if self.prompt() is Prompt.HAND and game.to_move is not None else []
 
     def shown_hand(self, seat: int) -> list[Card]:
         """The hand of ``seat`` as its view holds it, sorted by colour."""
@@ -129,14 +149,14 @@ class GameView(App[None]):
         """The card whose placements the list offers: the drawn card, or the chosen card of the
         hand."""
         if self.match.holds_hands():
-            return self.chosen_card if self.phase() == "hand" else None
+            return self.chosen_card if self.prompt() is Prompt.HAND else None
         return self.match.game.state.drawn
 
     def choose_card(self, step: int = 0) -> None:
         """The hand variant: keep the chosen card in the hand of the seat to play (the first card
         that can go somewhere when it is not), or move ``step`` cards along the hand."""
         game = self.match.game
-        if self.phase() != "hand" or game.to_move is None:
+        if self.prompt() is not Prompt.HAND or game.to_move is None:
             self.chosen_card = None
             return
         hand = self.shown_hand(game.to_move)
@@ -178,10 +198,10 @@ class GameView(App[None]):
         """Redraw every part of the game screen from the match."""
         catalog, match, look = self.catalog, self.match, self.look
         state = match.game.state
-        phase = self.phase()
+        prompt = self.prompt()
         rules_name, deck_name = setup_names(catalog, state)
         scoring = catalog.text(f"scoring.{state.rules.scoring.value}", target=state.rules.target)
-        turn = catalog.text("top.turn", turn=state.turns + (0 if phase == "over" else 1))
+        turn = catalog.text("top.turn", turn=state.turns + (0 if prompt is Prompt.OVER else 1))
         setup = catalog.text("top.setup", rules=rules_name, deck=deck_name, scoring=scoring)
         top = Text.assemble((catalog.text("app.title"), "bold"), " · ", turn, " · ", setup)
         if top.cell_len > self.size.width - 2:
@@ -192,17 +212,17 @@ class GameView(App[None]):
         name = self.names[state.to_move if to_move is None else to_move]
         card = catalog.card_name(state.drawn) if state.drawn is not None else ""
         prompts = {
-            "pick": catalog.text("phase.pick", name=name),
-            "place": catalog.text("phase.place", name=name, card=card),
-            "hand": catalog.text("phase.hand", name=name),
-            "pass": catalog.text("phase.pass", name=name),
-            "bot": catalog.text("phase.bot", name=name),
-            "over": catalog.text("phase.over"),
+            Prompt.PICK: catalog.text("phase.pick", name=name),
+            Prompt.PLACE: catalog.text("phase.place", name=name, card=card),
+            Prompt.HAND: catalog.text("phase.hand", name=name),
+            Prompt.PASS: catalog.text("phase.pass", name=name),
+            Prompt.BOT: catalog.text("phase.bot", name=name),
+            Prompt.OVER: catalog.text("phase.over"),
         }
-        self.part("#prompt", Static).update(Text(prompts[phase]))
+        self.part("#prompt", Static).update(Text(prompts[prompt]))
         fan = self.part(FanView)
-        fan.show(look, state.remaining, phase == "pick")
-        fan.can_focus = phase == "pick" and not self._too_small
+        fan.show(look, state.remaining, prompt is Prompt.PICK)
+        fan.can_focus = prompt is Prompt.PICK and not self._too_small
         self.part(PlayersView).show(look, self.names, state, match.is_over())
         self.choose_card()
         if match.holds_hands():
@@ -217,11 +237,11 @@ class GameView(App[None]):
                 drawn.append(catalog.text("drawn.none"), style="italic")
         self.part("#drawn", Static).update(drawn)
         self.part("#actions-title", Static).update(Text(catalog.text("actions.title")))
-        self.refresh_actions(phase)
+        self.refresh_actions(prompt)
         legend = self.part("#legend", Static)
         legend.display = look.colour_blind
         legend.update(look.legend())
-        self.part("#keys", Static).update(Text(self.key_bar(phase, self.size.width - 2)))
+        self.part("#keys", Static).update(Text(self.key_bar(prompt, self.size.width - 2)))
         entries = self.log_entries[-40:]
         self.part(LogView).show(
             [self.log_line(entry) for entry in entries],
@@ -236,7 +256,7 @@ class GameView(App[None]):
         seats = self.shown_hands()
         if not seats:
             return Text(catalog.text("hand.hidden_all"), style="italic")
-        playing = self.phase() == "hand"
+        playing = self.prompt() is Prompt.HAND
         playable = frozenset(a.card for a in game.legal_actions() if a.card is not None)
         text = Text()
         for seat in seats:
@@ -256,13 +276,13 @@ class GameView(App[None]):
                 text.append("\n" + catalog.card_name(self.chosen_card))
         return text
 
-    def key_bar(self, phase: str, width: int) -> str:
-        """The keys of this moment on one line of ``width`` cells: the keys of the phase, then
+    def key_bar(self, prompt: Prompt, width: int) -> str:
+        """The keys of this moment on one line of ``width`` cells: the keys of the prompt, then
         the common ones; when they do not fit, the least needed give way (``?`` shows the rules
         page, which lists every key)."""
         catalog = self.catalog
-        keys = catalog.text(f"keys.{phase}").split(" · ") if phase in KEYED_PHASES else []
-        if phase == "bot":
+        keys = catalog.text(f"keys.{prompt}").split(" · ") if prompt in KEYED_PROMPTS else []
+        if prompt is Prompt.BOT:
             keys.append(catalog.text("keys.wait"))
         common = catalog.text("keys.common").split(" · ")
         extra = [catalog.text("keys.speed")] if self.match.bots else []
@@ -277,7 +297,7 @@ class GameView(App[None]):
     def all_keys(self) -> str:
         """Every key of the game, for the rules page."""
         catalog = self.catalog
-        keys = [catalog.text(f"keys.{phase}") for phase in KEYED_PHASES]
+        keys = [catalog.text(f"keys.{prompt}") for prompt in KEYED_PROMPTS]
         return " · ".join([*keys, catalog.text("keys.common"), catalog.text("keys.speed")])
 
     def log_line(self, entry: LogEntry, *, short: bool = False) -> Text:
@@ -301,14 +321,14 @@ class GameView(App[None]):
             return Text(self.seats.banner(seat, length), style="bold #ffd43b")
         return Text(str(data[0]), style="italic")
 
-    def refresh_actions(self, phase: str) -> None:
+    def refresh_actions(self, prompt: Prompt) -> None:
         """Fill the list of placements for the drawn card (kept while the position stays)."""
         options = self.part("#actions", OptionList)
-        options.can_focus = phase in ("place", "hand") and not self._too_small
+        options.can_focus = prompt in PLACING and not self._too_small
         state = self.match.game.state
         card = self.placing_card()
         key = (state.turns, card, self.look.colour_blind)
-        if phase not in ("place", "hand") or card is None:
+        if prompt not in PLACING or card is None:
             if self._options_key is not None or not options.option_count:
                 options.clear_options()
                 options.add_option(Option(Text(self.catalog.text("actions.none")), disabled=True))
