@@ -535,14 +535,14 @@ async def test_a_stored_step_whose_answer_was_lost_is_announced(
 
 
 def test_the_steps_news_carries_are_applied_only_when_they_follow() -> None:
-    from hisss.server.hub import entry_step, following  # noqa: PLC0415
+    from hisss.server.hub import following  # noqa: PLC0415
     from hisss.storage import LogEntry  # noqa: PLC0415
 
     entries = [
         LogEntry(4, EntryKind.DRAW, seat=0, card="M:red-red"),
         LogEntry(5, EntryKind.PLAY, seat=0, action="new", card="M:red-red"),
     ]
-    steps = [entry_step(entry) for entry in entries]
+    steps = [entry.values() for entry in entries]
     assert following(3, steps) == entries
     assert following(4, steps) == entries[1:]  # a step the copy has is left out
     assert following(5, steps) is None  # nothing new

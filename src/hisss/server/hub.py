@@ -114,11 +114,6 @@ class Subscriber(Protocol):
 Step = dict[str, Any]
 
 
-def entry_step(entry: LogEntry) -> Step:
-    """A stored log entry as news carries it."""
-    return entry.values()
-
-
 def following(version: int, steps: Sequence[Step]) -> list[LogEntry] | None:
     """The log entries of ``steps`` that follow a game at ``version`` (those it has left out),
     or ``None`` when there are none, one is malformed, or they leave a gap: then the database

@@ -43,7 +43,7 @@ from hisss.record import GameRecord, SeatKind
 from hisss.server import logs, setup
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.game import LiveGame, LogError
-from hisss.server.hub import Hub, Step, entry_step, following
+from hisss.server.hub import Hub, Step, following
 from hisss.server.lobby import is_listed, listing
 from hisss.server.metrics import Metrics
 from hisss.server.protocol import Message
@@ -251,9 +251,7 @@ class GameService:
     async def publish(self, live: LiveGame, entry: LogEntry | None = None) -> None:
         """Send the game's current state to everyone following it; ``entry`` is the stored step
         that made it, which the news to other processes carries."""
-        await self.hub.publish(
-            live.id, self.view(live), None if entry is None else entry_step(entry)
-        )
+        await self.hub.publish(live.id, self.view(live), None if entry is None else entry.values())
 
     # ------------------------------------------------------------------ creating and joining
 
