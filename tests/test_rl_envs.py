@@ -170,6 +170,7 @@ def test_gymnasium_check_env() -> None:
         _check_env_warnings(partial(check_env, e))
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_gymnasium_registration_is_by_importing_hisss_rl_without_pyspiel() -> None:
     code = (
         "import sys, gymnasium, hisss.rl; "

@@ -30,6 +30,7 @@ def _run(script: str, *args: str) -> str:
     return proc.stdout
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_openspiel_mcts_example_plays() -> None:
     out = _run("openspiel_mcts.py", "--games", "2", "--simulations", "3")
     assert "game 1: MCTS in seat 1" in out and "game 2: MCTS in seat 2" in out
@@ -42,6 +43,7 @@ TINY_TRAINING = (
 )  # fmt: skip
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_train_agent_example_writes_a_png_and_prints_the_evaluations(tmp_path: Path) -> None:
     plot = tmp_path / "curve.png"
     out = _run("train_agent.py", *TINY_TRAINING, "--plot", str(plot))
@@ -103,6 +105,7 @@ def test_train_agent_example_plots_the_checkpoints_it_prints(
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "10", "25", "30"]
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_openspiel_cfr_example_solves_a_small_deck(tmp_path: Path) -> None:
     deck = tmp_path / "four.toml"
     deck.write_text('[cards]\n"H:red" = 1\n"T:orange" = 1\n"M:red-orange" = 2\n')
@@ -145,6 +148,7 @@ def test_maskable_ppo_example_trains_and_evaluates() -> None:
     assert "against random: win share" in out and "against careful: win share" in out
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_example_scripts_have_help() -> None:
     for script in ("openspiel_mcts.py", "train_agent.py", "openspiel_cfr.py"):
         assert "usage:" in _run(script, "--help")
