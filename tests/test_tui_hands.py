@@ -291,3 +291,17 @@ def test_the_rules_page_explains_the_hands_only_in_a_game_with_hands() -> None:
     assert "holds" not in rules_text(english, new_game(2, Rules())).plain
     polish = rules_text(get_catalog("pl"), new_game(2, Rules(hand_size=5))).plain
     assert "każdy gracz ma na ręce 5 kart, których nie widzą inni" in polish
+
+
+async def test_every_player_shows_when_the_polish_heading_takes_two_lines() -> None:
+    # Before: the heading wrapped at 80x24 and the last player's line fell off the panel.
+    app = make_app("Ala,bot:medium,bot:easy", seed=7, rules=HANDS, language="pl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = app.part(PlayersView)
+        lines = panel.render().plain.split("\n")
+        assert lines[:2] == ["Gracze · na ręce · karty ·", "zdobycz"]
+        assert panel.region.height == 2 + 3
+        text = screen_text(app)
+        for name in app.names:
+            assert name in text, name
