@@ -105,6 +105,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from hisss.bots.turns import SplitMix
 from hisss.core import (
     Action,
     ConfigError,
@@ -116,7 +117,7 @@ from hisss.core import (
     new_game,
     seen_by,
 )
-from hisss.rl.dealing import Dealer, SplitMix, read_deal
+from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.opponents import Policy, make_opponents
 from hisss.rl.rendering import render_seat
 from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
