@@ -377,7 +377,7 @@ async def test_rules_screen() -> None:
 
 
 async def test_end_screen_tells_the_tie_break() -> None:
-    app = make_app("bot:medium,bot:hard", seed=112, deck=MINI)
+    app = make_app("bot:medium,bot:hard", seed=71, deck=MINI)
     async with app.run_test(size=(120, 30)) as pilot:
         await wait_until_async(
             lambda: isinstance(app.screen, EndScreen), what="the end screen", pause=pilot.pause

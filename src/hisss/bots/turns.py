@@ -10,7 +10,7 @@ Seeding: the generator of every decision is :func:`decision_rng` of the game's s
 else. So a game played again, loaded and finished, or rebuilt by a server after a restart makes
 the same choices, and a decision never depends on how much randomness another took. A game
 without a seed counts as seed 0. The generator is :class:`SplitMix`, the compiled kernel's
-splitmix64 in Python, started from a mix of the seed and the turn.
+splitmix64 in Python, started from the finaliser of the seed plus a step per turn.
 
 One caller passes a generator of its own instead (``rng``): the ``v1`` RL environment, whose
 draws and opponents' choices come from the game's one kernel stream, in the order the compiled
@@ -32,6 +32,9 @@ from hisss.core import Action, IllegalActionError, State
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
+#: The step between the starting states of neighbouring turns: an odd constant far from any small
+#: multiple of the stream's own step, so the streams of different turns never run into each other.
+_TURN_STEP = 0xD1B54A32D192ED03
 
 
 def _finalise(z: int) -> int:
@@ -111,13 +114,20 @@ class SplitMix(random.Random):
 
 def decision_rng(seed: int | None, turn: int) -> SplitMix:
     """The generator of the bot decision on ``turn`` (:attr:`~hisss.core.State.turns`) of the
-    game of ``seed`` (``None`` counts as 0): a :class:`SplitMix` seeded by a mix of both, so
-    neighbouring turns and neighbouring seeds get unrelated streams.
+    game of ``seed`` (``None`` counts as 0): a :class:`SplitMix` whose state starts at the
+    finaliser of the seed plus ``turn`` times an odd constant, so each turn of a game has a
+    stream of its own, and neighbouring seeds unrelated ones.
 
     >>> decision_rng(None, 5).getstate() == decision_rng(0, 5).getstate()
     True
     """
-    return SplitMix(_finalise((seed or 0) & _MASK) ^ (turn & _MASK))
+    rng = SplitMix()
+    rng._state = _turn_state(_finalise((seed or 0) & _MASK), turn)
+    return rng
+
+
+def _turn_state(base: int, turn: int) -> int:
+    return (base + turn * _TURN_STEP) & _MASK
 
 
 def decide(bot: Bot, state: State, rng: random.Random) -> Action:
@@ -199,10 +209,7 @@ def bot_turns(
         if bot is None:
             return
         if own is not None:  # decision_rng(seed, turn)'s stream, without a new generator a turn
-            z = base ^ state.turns  # the finaliser, inlined: this runs on every turn of a game
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            own._state = z ^ (z >> 31)
+            own._state = (base + state.turns * _TURN_STEP) & _MASK
             own.gauss_next = None
         legal = state.legal_actions()
         action = bot.move(state, rng)
