@@ -5,7 +5,6 @@ seen by all, Polish, and saving and going on."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,12 +12,12 @@ import pytest
 from textual.widgets import Static
 
 from hisss.bots import make_level
+from hisss.bots.turns import decision_rng
 from hisss.core import RAINBOW, ConfigError, HandState, Rules, get_rules, new_game
 from hisss.i18n import get_catalog
 from hisss.record import load_record
 from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.dialogs import QuitScreen
-from hisss.tui.match import move_seed
 from hisss.tui.render import by_colour
 from hisss.tui.saving import autosave_path
 from hisss.tui.screens import EndScreen, PassScreen, rules_text
@@ -68,7 +67,7 @@ def test_a_hand_game_deals_at_once_and_its_bots_play_their_view() -> None:
     assert _hands(match).hand_sizes == (3, 3) and match.bot_to_move()
     state = _hands(match)
     expected = make_level("hard").choose_from_hand(
-        state.view(1), random.Random(move_seed(game.seed, state.turns))
+        state.view(1), decision_rng(game.seed, state.turns)
     )
     assert match.bot_choice(state.copy()) == expected
     match.place(expected)

@@ -16,7 +16,7 @@ and a test compares whole games with :class:`hisss.rl.HisssEnv` for the same see
 Randomness: each game owns a splitmix64 generator (:func:`hisss.kernel.steps._next`), seeded by
 the splitmix64 finaliser of the game's seed (:func:`seed_state`). A draw takes ``k`` below the
 cards left and walks the copies left in card-code order; a bot's choice among ``n`` takes
-``floor(u * n)``; a forced move draws nothing. :class:`hisss.rl.dealing.SplitMix` is the same
+``floor(u * n)``; a forced move draws nothing. :class:`hisss.bots.turns.SplitMix` is the same
 generator in Python, which ``HisssEnv`` uses with the ``v1`` spaces, so the same seed gives the
 same game.
 
