@@ -100,7 +100,7 @@ Version history
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import gymnasium
 import numpy as np
@@ -124,7 +124,7 @@ from hisss.core import (
 from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.opponents import Policy, make_opponents
 from hisss.rl.rendering import render_seat
-from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
+from hisss.rl.spaces import action_index, check_deck_for_play, check_options, terminal_rewards
 from hisss.rl.versions import Space
 
 
@@ -156,6 +156,23 @@ RANDOM_SEAT = "random"
 MAX_REDEALS = 1000
 
 
+class EnvOptions(TypedDict, total=False):
+    """The rarer options of :class:`HisssEnv`, given by keyword (as ``gymnasium.make`` does).
+
+    ``illegal_action``: ``"raise"`` (the default) or ``"lose"``; ``shaping``: the reward per card
+    claimed (0); ``render_mode``: ``None``, ``"ansi"`` or ``"human"``; ``space``: ``"v0"`` (the
+    default) or ``"v1"``; ``normalize``: scale the observation to [0, 1]; ``skip_forced``: play
+    the learner's forced moves for it.
+    """
+
+    illegal_action: str
+    shaping: float
+    render_mode: str | None
+    space: str
+    normalize: bool
+    skip_forced: bool
+
+
 class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """The Gymnasium environment ``hisss/Hisss-v0`` (``space="v0"``) and ``hisss/Hisss-v1``
     (``space="v1"``); see the module docstring."""
@@ -165,21 +182,23 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     observation_space: gymnasium.spaces.Box  # type: ignore[assignment]
 
     # Gymnasium makes an environment from its keyword options (gymnasium.make(id, **options)):
-    # they are its public interface, as a command's options are, so each is a parameter.
-    def __init__(  # noqa: PLR0913
+    # the game's are parameters, the rarer ones EnvOptions.
+    def __init__(
         self,
         players: int = 2,
         rules: Rules | str | None = None,
         deck: Deck | str = "rainbow",
         seat: int | str = 0,
         opponents: object = ("random",),
-        illegal_action: str = "raise",
-        shaping: float = 0.0,
-        render_mode: str | None = None,
-        space: str = "v0",
-        normalize: bool = False,
-        skip_forced: bool = False,
+        **options: Unpack[EnvOptions],
     ) -> None:
+        check_options(options, EnvOptions.__optional_keys__, "HisssEnv")
+        illegal_action = options.get("illegal_action", "raise")
+        shaping = options.get("shaping", 0.0)
+        render_mode = options.get("render_mode")
+        space = options.get("space", "v0")
+        normalize = options.get("normalize", False)
+        skip_forced = options.get("skip_forced", False)
         game = new_game(players, rules, deck)
         check_deck_for_play(game.deck)
         if seat != RANDOM_SEAT and (
