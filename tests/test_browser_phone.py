@@ -149,6 +149,14 @@ def check_frame(
     return layout
 
 
+#: The number of lines the end dialog's title takes.
+TITLE_LINES = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector('.end-screen h2'));
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
 def check_hand(page: Page, size: tuple[int, int, bool]) -> None:
     """Every card of the hand, and Hint, in sight without scrolling."""
     width, height, _ = size
@@ -218,6 +226,10 @@ def test_a_whole_game_at_every_size(
     assert end_at - over_at >= least, f"the end opened {end_at - over_at} ms after the last step"
     assert not page.evaluate("!!document.querySelector('.hisss-banner.show')")
     expect(end.locator("h2")).to_be_visible()
+    # A long name is cut in the title (whole in its tooltip and for screen readers): before,
+    # two names of 40 letters made a title of nine lines that pushed the buttons off a phone.
+    title_lines = page.evaluate(TITLE_LINES)
+    assert title_lines <= 5, f"{tag}: the end title takes {title_lines} lines"
     assert page.evaluate(TOO_WIDE) == [], "the end screen is wider than the screen"
     shot(page, screenshot_dir, f"phone-{tag}-6-end")
     # Escape, or the button, leaves the final table in sight and the focus on the way back.

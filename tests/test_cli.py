@@ -522,6 +522,7 @@ def _program(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[st
     )
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_program_simulate_json_is_clean_and_repeatable() -> None:
     first = _program("simulate", "-n", "25", "--json", "--progress")
     second = _program("simulate", "-n", "25", "--json")
@@ -530,6 +531,7 @@ def test_program_simulate_json_is_clean_and_repeatable() -> None:
     assert json.loads(first.stdout)["games"] == 25
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_program_error_is_one_line_and_status_2() -> None:
     proc = _program("simulate", "--deck", "nope")
     assert proc.returncode == 2

@@ -148,6 +148,7 @@ def test_clairvoyant_report_and_cut_searches() -> None:
         clairvoyant("greedy", Deals(0))
 
 
+@pytest.mark.system  # starts a process pool
 def test_clairvoyant_does_not_depend_on_the_workers() -> None:
     one = clairvoyant("greedy", Deals(6, 2, seed=8))
     two = clairvoyant("greedy", Deals(6, 2, seed=8), workers=2)

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from hisss.bots.turns import SplitMix
 from hisss.core import ConfigError, IllegalActionError, Rules
 from hisss.rl import HisssEnv
 from hisss.rl.batched import BatchedHisssEnv
-from hisss.rl.dealing import SplitMix
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 2, "opponents": "random"},

@@ -170,6 +170,7 @@ def test_gymnasium_check_env() -> None:
         _check_env_warnings(partial(check_env, e))
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_gymnasium_registration_is_by_importing_hisss_rl_without_pyspiel() -> None:
     code = (
         "import sys, gymnasium, hisss.rl; "
@@ -237,9 +238,9 @@ INTEGER_LIKE = [int, np.int64, np.int32, np.uint16, np.array, lambda i: np.array
 @pytest.mark.parametrize("make", INTEGER_LIKE, ids=lambda f: getattr(f, "__name__", "int8 0-d"))
 def test_integer_like_actions_are_accepted_by_both_environments(make: Callable[[int], Any]) -> None:
     gym_env = HisssEnv(players=2, opponents="random")
-    _, info = gym_env.reset(seed=5)
+    _, info = gym_env.reset(seed=13)  # a game whose indices played below all fit in an int8
     pz = raw_env(players=2)
-    pz.reset(seed=5)
+    pz.reset(seed=13)
     for _ in range(6):
         legal = int(np.flatnonzero(info["action_mask"])[-1])
         _, _, done, _, info = gym_env.step(make(legal))

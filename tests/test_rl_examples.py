@@ -30,6 +30,7 @@ def _run(script: str, *args: str) -> str:
     return proc.stdout
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_openspiel_mcts_example_plays() -> None:
     out = _run("openspiel_mcts.py", "--games", "2", "--simulations", "3")
     assert "game 1: MCTS in seat 1" in out and "game 2: MCTS in seat 2" in out
@@ -42,6 +43,7 @@ TINY_TRAINING = (
 )  # fmt: skip
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_train_agent_example_writes_a_png_and_prints_the_evaluations(tmp_path: Path) -> None:
     plot = tmp_path / "curve.png"
     out = _run("train_agent.py", *TINY_TRAINING, "--plot", str(plot))
@@ -103,6 +105,7 @@ def test_train_agent_example_plots_the_checkpoints_it_prints(
     assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "10", "25", "30"]
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_openspiel_cfr_example_solves_a_small_deck(tmp_path: Path) -> None:
     deck = tmp_path / "four.toml"
     deck.write_text('[cards]\n"H:red" = 1\n"T:orange" = 1\n"M:red-orange" = 2\n')
@@ -145,6 +148,45 @@ def test_maskable_ppo_example_trains_and_evaluates() -> None:
     assert "against random: win share" in out and "against careful: win share" in out
 
 
+def test_the_maskable_ppo_head_keeps_a_legal_output_for_every_decision() -> None:
+    """The example's narrow head: indices below its size, and "other" for the rest."""
+    from gymnasium.spaces import Discrete  # noqa: PLC0415
+
+    from hisss.core import Rules  # noqa: PLC0415
+    from hisss.rl.batched import BatchedHisssEnv  # noqa: PLC0415
+
+    path = EXAMPLES / "train_maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_maskable_ppo", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    head = script.Head(4, 10)
+    full = np.zeros((2, 10), dtype=np.bool_)
+    full[0, [7, 9]] = True  # nothing below 4: only "other"
+    full[1, [1, 8]] = True  # 1 below 4: "other" masked
+    assert head.masks(full).tolist() == [
+        [False, False, False, False, True],
+        [False, True, False, False, False],
+    ]
+    assert head.actions(np.array([4, 1]), full).tolist() == [7, 1]
+    assert head.space.n == 5 and script.Head(0, 10).space.n == 10
+    env = BatchedHisssEnv(num_envs=64, rules=Rules(hand_size=3), seat="random", skip_forced=True)
+    env.reset(seed=3)
+    space = env.single_action_space
+    assert isinstance(space, Discrete)
+    narrow = script.Head(3, int(space.n))  # "other" is often the only output
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        full = env.action_masks().copy()
+        masks = narrow.masks(full)
+        assert masks.any(axis=1).all()
+        outputs = np.array([rng.choice(np.flatnonzero(row)) for row in masks])
+        actions = narrow.actions(outputs, full)
+        assert full[np.arange(64), actions].all()
+        env.step(actions)
+
+
+@pytest.mark.system  # starts a Python process of its own
 def test_example_scripts_have_help() -> None:
     for script in ("openspiel_mcts.py", "train_agent.py", "openspiel_cfr.py"):
         assert "usage:" in _run(script, "--help")

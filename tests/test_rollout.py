@@ -96,11 +96,8 @@ def test_compiled_careful_gives_careful_s_exact_values(rules: Rules, deck: Deck)
             if not state.remaining:
                 continue
             legal = state.legal_actions()
-            table, size, drawn, counts, pits = position(state)
             values = np.zeros(len(legal) + 1, dtype=np.int64)
-            n = rollout.careful_values(
-                table, size, drawn, counts, pits, state.to_move, game, cards, values
-            )
+            n = rollout.careful_values(position(state), state.to_move, game, cards, values)
             assert n == len(legal), state.describe()
             assert values[:n].tolist() == lookahead_values(state, legal), state.describe()
             checked += 1

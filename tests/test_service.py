@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from hisss.record import GameRecord, Seat, SeatKind, replay
+from hisss.bots import make_level
+from hisss.bots.turns import next_decision
+from hisss.record import GameRecord, Phase, Seat, SeatKind, replay, replay_game
 from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Settings
 from hisss.server import service as service_module
 from hisss.server.setup import GameSpec, build_spec
@@ -194,6 +196,26 @@ async def test_bot_turns_resume_after_a_restart(database: str) -> None:
     async with running(database) as service:
         live = await my_turn_after_restart(service, game_id)
         assert live.version == stopped_at + 4 and live.to_move == 0
+    assert_bots_chose_by_seed_and_turn(live)
+
+
+def assert_bots_chose_by_seed_and_turn(live: LiveGame) -> None:
+    """Every bot placement of ``live`` is the turn loop's decision for the game's seed and that
+    turn, made again from the replayed position: it depends on the stored game alone."""
+    record = live.game.record()
+    bot_turns = 0
+    for number, turn in enumerate(record.turns):
+        seat = live.seats[turn.player]
+        if not seat.is_bot:
+            continue
+        game = replay_game(record, turns=number)
+        if game.phase is Phase.DRAW:
+            game.draw()
+        level = seat.level
+        assert level is not None
+        assert next_decision(make_level(level), game.state, live.game.seed) == turn.action
+        bot_turns += 1
+    assert bot_turns >= 2
 
 
 async def my_turn_after_restart(service: GameService, game_id: str) -> LiveGame:

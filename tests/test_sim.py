@@ -440,7 +440,8 @@ def test_simulate_is_deterministic_and_game_by_game() -> None:
     # Each game depends only on (seed, number): replaying game k alone gives the same figures.
     stat = RunningStat()
     for k in range(1, 61):
-        out = play_game(CLASSIC, RAINBOW, bots, random.Random(game_seed(3, k)))
+        seed = game_seed(3, k)  # deals the game and seeds the bots' decisions
+        out = play_game(CLASSIC, RAINBOW, bots, random.Random(seed), seed=seed)
         stat.add(sum(out.result.cards))
     assert a.stats["claimed_cards"] == StatSummary(
         stat.mean, stat.se, interval_of("claimed_cards", stat)

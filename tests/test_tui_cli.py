@@ -165,6 +165,7 @@ def test_help_lists_play() -> None:
         assert option in result.stdout
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_play_without_textual_says_what_to_install() -> None:
     code = (
         "import sys\n"
@@ -198,6 +199,7 @@ def test_play_without_textual_says_what_to_install() -> None:
     assert "3 games" in proc.stdout
 
 
+@pytest.mark.system  # starts a Python process of its own
 def test_play_without_a_terminal_says_so_and_exits_2() -> None:
     """Standard input from /dev/null (and output to a pipe): no game starts, nothing waits."""
     with open(os.devnull, encoding="utf-8") as nothing:

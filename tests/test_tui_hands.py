@@ -5,7 +5,6 @@ seen by all, Polish, and saving and going on."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,12 +12,12 @@ import pytest
 from textual.widgets import Static
 
 from hisss.bots import make_level
+from hisss.bots.turns import decision_rng
 from hisss.core import RAINBOW, ConfigError, HandState, Rules, get_rules, new_game
 from hisss.i18n import get_catalog
 from hisss.record import load_record
 from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.dialogs import QuitScreen
-from hisss.tui.match import move_seed
 from hisss.tui.render import by_colour
 from hisss.tui.saving import autosave_path
 from hisss.tui.screens import EndScreen, PassScreen, rules_text
@@ -68,7 +67,7 @@ def test_a_hand_game_deals_at_once_and_its_bots_play_their_view() -> None:
     assert _hands(match).hand_sizes == (3, 3) and match.bot_to_move()
     state = _hands(match)
     expected = make_level("hard").choose_from_hand(
-        state.view(1), random.Random(move_seed(game.seed, state.turns))
+        state.view(1), decision_rng(game.seed, state.turns)
     )
     assert match.bot_choice(state.copy()) == expected
     match.place(expected)
@@ -291,3 +290,17 @@ def test_the_rules_page_explains_the_hands_only_in_a_game_with_hands() -> None:
     assert "holds" not in rules_text(english, new_game(2, Rules())).plain
     polish = rules_text(get_catalog("pl"), new_game(2, Rules(hand_size=5))).plain
     assert "każdy gracz ma na ręce 5 kart, których nie widzą inni" in polish
+
+
+async def test_every_player_shows_when_the_polish_heading_takes_two_lines() -> None:
+    # Before: the heading wrapped at 80x24 and the last player's line fell off the panel.
+    app = make_app("Ala,bot:medium,bot:easy", seed=7, rules=HANDS, language="pl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = app.part(PlayersView)
+        lines = panel.render().plain.split("\n")
+        assert lines[:2] == ["Gracze · na ręce · karty ·", "zdobycz"]
+        assert panel.region.height == 2 + 3
+        text = screen_text(app)
+        for name in app.names:
+            assert name in text, name

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { resultHeadline } from "../../src/hisss/server/static/js/people.js";
+import { describeResult, headlineParts, resultHeadline } from "../../src/hisss/server/static/js/people.js";
 import { speak } from "./catalogs.mjs";
 
 const names = ["Ala", "Bot 2", "Ola"];
@@ -30,4 +30,20 @@ test("a spectator reads who won", () => {
   assert.equal(resultHeadline([3], names), "Ola wins!");
   speak("pl");
   assert.equal(resultHeadline([1], names, { mine: [1] }), "Wygrywasz!");
+});
+
+test("the headline's names come apart from its words, for the end dialog's name boxes", () => {
+  speak("en");
+  const long = "Wolfeschlegelsteinhausenbergerdorffvoral";
+  assert.deepEqual(headlineParts([1], names, { mine: [1] }), ["You win!"]);
+  assert.deepEqual(headlineParts([2, 3], [long, "Bot 2", "Ola"], { mine: [1] }), [
+    { name: "Bot 2" },
+    " and ",
+    { name: "Ola" },
+    " share the win this time!",
+  ]);
+  const result = { winners: [1], explanations: {}, explanation: "", tie_break: null };
+  const told = describeResult(result, [long, "Ola"]);
+  assert.equal(told.headline, `${long} wins!`);
+  assert.deepEqual(told.parts, [{ name: long }, " wins!"]);
 });

@@ -2,9 +2,10 @@
 starts a server carries its marker.
 
 ``browser``: needs Chromium. ``postgres``: starts PostgreSQL. ``redis``: starts redis-server.
-``system``: starts real processes (``hisss serve`` in subprocesses, several server processes, a
-Ray cluster, process pools). ``slow``: one long check, several seconds of work on its own (brute
-force, long fuzzing and random-game runs, whole games in the terminal).
+``system``: starts real processes (``hisss serve`` in subprocesses, several server processes, a Ray
+cluster, process pools, the command line or an example script run as a program of its own).
+``slow``: one long check, several seconds of work on its own (brute force, long fuzzing and
+random-game runs, whole games in the terminal).
 
 The fast part, ``pytest -m "not browser and not system"``, is what a developer runs while
 working: in process, nothing but Python, under two minutes. So every ``postgres``, ``redis`` and

@@ -16,7 +16,7 @@ and a test compares whole games with :class:`hisss.rl.HisssEnv` for the same see
 Randomness: each game owns a splitmix64 generator (:func:`hisss.kernel.steps._next`), seeded by
 the splitmix64 finaliser of the game's seed (:func:`seed_state`). A draw takes ``k`` below the
 cards left and walks the copies left in card-code order; a bot's choice among ``n`` takes
-``floor(u * n)``; a forced move draws nothing. :class:`hisss.rl.dealing.SplitMix` is the same
+``floor(u * n)``; a forced move draws nothing. :class:`hisss.bots.turns.SplitMix` is the same
 generator in Python, which ``HisssEnv`` uses with the ``v1`` spaces, so the same seed gives the
 same game.
 
@@ -27,7 +27,7 @@ in :data:`STEPS_DIGEST` (a test keeps it true).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -86,7 +86,10 @@ def seed_states(seeds: Any) -> Any:
     return out
 
 
-@njit(cache=_CACHE, inline="always")
+_inline = njit(cache=_CACHE, inline="always")
+
+
+@_inline
 def _set_mask(mask: Any, acts: Any, n: int, value: int) -> None:
     for k in range(n):
         index = acts[k, A_INDEX]
@@ -95,48 +98,20 @@ def _set_mask(mask: Any, acts: Any, n: int, value: int) -> None:
 
 
 @njit(cache=_CACHE, nogil=True, _nrt=False)  # type: ignore[call-overload, untyped-decorator]
-def batch_reset(
-    seeds: Any,
-    games: Any,
-    conf: Any,
-    deck_counts: Any,
-    cards: Any,
-    game: Any,
-    midplace: Any,
-    bots: Any,
-    scale: Any,
-    state: Any,
-    out: Any,
-) -> None:
+def batch_reset(seeds: Any, games: Any, setup: Any, scale: Any, state: Any, out: Any) -> None:
     """Deal the games ``games`` (indices) from their ``seeds`` (one per game of the batch) and
-    play to each learner's first decision; write their observations and masks. ``state`` is
-    ``(rng, info, work, remaining, pits, hands, acts, pairs, scratch_acts)``, ``out`` ``(obs,
-    mask, reward, done)``."""
-    rng, info, work, remaining, pits, hands, acts, pairs, scratch_acts = state
+    play to each learner's first decision; write their observations and masks. ``setup`` is
+    ``(conf, deck_counts, cards, game, midplace, bots)``, ``state`` ``(rng, info, work,
+    remaining, pits, hands, acts, pairs, scratch_acts)``, ``out`` ``(obs, mask, reward, done)``."""
+    rng, info, work, remaining, pits, hands, acts, _pairs, _scratch_acts = state
     obs, mask, reward, done = out
+    conf = setup[0]
     for k in range(games.shape[0]):
         g = games[k]
         rng[g, 0] = seed_state(seeds[g])
         _set_mask(mask[g], acts[g], info[g, I_NACT], 0)
         info[g, I_NACT] = 0
-        _deal_to_decision(
-            g,
-            conf,
-            deck_counts,
-            cards,
-            game,
-            midplace,
-            bots,
-            rng,
-            info,
-            work,
-            remaining,
-            pits,
-            hands,
-            acts,
-            pairs,
-            scratch_acts,
-        )
+        _deal_to_decision(g, setup, state)
         _set_mask(mask[g], acts[g], info[g, I_NACT], 1)
         _observe(obs[g], scale, work[g], info[g], remaining[g], pits[g], hands[g], conf)
         reward[g] = 0.0
@@ -144,145 +119,75 @@ def batch_reset(
 
 
 @_part
-def _deal_to_decision(
-    g: int,
-    conf: Any,
-    deck_counts: Any,
-    cards: Any,
-    game: Any,
-    midplace: Any,
-    bots: Any,
-    rng: Any,
-    info: Any,
-    work: Any,
-    remaining: Any,
-    pits: Any,
-    hands: Any,
-    acts: Any,
-    pairs: Any,
-    scratch_acts: Any,
-) -> None:
+def _deal_to_decision(g: int, setup: Any, state: Any) -> None:
     """Deal game ``g`` and play to the learner's first decision, dealing again (with the same
     generator going on) when a deal ends before it."""
+    rng, info, work, remaining, pits, hands, acts, pairs, scratch_acts = state
+    conf, deck_counts, cards, _game, _midplace, _bots = setup
+    row = (rng[g], info[g], remaining[g], pits[g], hands[g])
     while True:
-        _start(
-            g, conf, deck_counts, cards, rng[g], info[g], work[g], remaining[g], pits[g], hands[g]
-        )
-        over = _advance(
-            (work[g], pairs),
-            cards,
-            game,
-            conf,
-            midplace,
-            bots,
-            rng[g],
-            info[g],
-            remaining[g],
-            pits[g],
-            hands[g],
-            acts[g],
-            scratch_acts,
-        )
-        if not over:
+        _start(conf, deck_counts, cards, work[g], row)
+        if not _advance((work[g], pairs), setup, row, acts[g], scratch_acts):
             return
 
 
 @njit(cache=_CACHE, nogil=True, _nrt=False)  # type: ignore[call-overload, untyped-decorator]
-def batch_step(
-    actions: Any,
-    seeds: Any,
-    conf: Any,
-    deck_counts: Any,
-    cards: Any,
-    game: Any,
-    midplace: Any,
-    bots: Any,
-    scale: Any,
-    state: Any,
-    out: Any,
-) -> int:
+def batch_step(actions: Any, seeds: Any, setup: Any, scale: Any, state: Any, out: Any) -> int:
     """Play each game's learner action, then on to its next decision; a game that ends is dealt
     again at once, its seed ``seeds[g]`` moved on by the number of games (its reward and
     ``done`` reported). Returns the number of illegal actions (each one's game untouched, its
-    ``done`` false and its reward ``nan``)."""
-    rng, info, work, remaining, pits, hands, acts, pairs, scratch_acts = state
-    obs, mask, reward, done = out
+    ``done`` false and its reward ``nan``). The groups are :func:`batch_reset`'s."""
     illegal = 0
     for g in range(actions.shape[0]):
-        a = actions[g]
-        n = info[g, I_NACT]
-        pick = -1
-        for k in range(n):
-            if acts[g, k, A_INDEX] == a:
-                pick = k
-                break
-        if pick < 0:
+        if not _step_game(g, actions, seeds, setup, scale, state, out):
             illegal += 1
-            reward[g] = np.nan
-            done[g] = False
-            continue
-        _set_mask(mask[g], acts[g], n, 0)
-        info[g, I_NACT] = 0
-        seat = info[g, I_SEAT]
-        info[g, I_FORCED] = 0
-        _play_turn(
-            (work[g], pairs),
-            acts[g, pick],
-            seat,
-            cards,
-            conf,
-            rng[g],
-            info[g],
-            remaining[g],
-            pits[g],
-            hands[g],
-        )
-        over = _advance(
-            (work[g], pairs),
-            cards,
-            game,
-            conf,
-            midplace,
-            bots,
-            rng[g],
-            info[g],
-            remaining[g],
-            pits[g],
-            hands[g],
-            acts[g],
-            scratch_acts,
-        )
-        if over:
-            winners = _winners(pits[g], conf[C_PLAYERS], conf[C_SCORING], conf[C_TARGET])
-            reward[g] = _reward(winners, conf[C_PLAYERS], seat)
-            done[g] = True
-            seeds[g] += actions.shape[0]
-            rng[g, 0] = seed_state(seeds[g])
-            _deal_to_decision(
-                g,
-                conf,
-                deck_counts,
-                cards,
-                game,
-                midplace,
-                bots,
-                rng,
-                info,
-                work,
-                remaining,
-                pits,
-                hands,
-                acts,
-                pairs,
-                scratch_acts,
-            )
-            info[g, I_WINNERS] = winners  # kept past the new deal, for the infos
-        else:
-            reward[g] = 0.0
-            done[g] = False
-        _set_mask(mask[g], acts[g], info[g, I_NACT], 1)
-        _observe(obs[g], scale, work[g], info[g], remaining[g], pits[g], hands[g], conf)
     return illegal
+
+
+@_inline
+def _pick(acts: Any, n: int, a: int) -> int:
+    """The listed action of index ``a`` among the first ``n`` of ``acts``, or -1."""
+    for k in range(n):
+        if acts[k, A_INDEX] == a:
+            return k
+    return -1
+
+
+@_inline
+def _step_game(
+    g: int, actions: Any, seeds: Any, setup: Any, scale: Any, state: Any, out: Any
+) -> bool:
+    """:func:`batch_step` for game ``g``; False (the game untouched) when its action is not
+    offered."""
+    rng, info, work, remaining, pits, hands, acts, pairs, scratch_acts = state
+    obs, mask, reward, done = out
+    conf, _deck_counts, cards, _game, _midplace, _bots = setup
+    n = info[g, I_NACT]
+    pick = _pick(acts[g], n, actions[g])
+    if pick < 0:
+        reward[g] = np.nan
+        done[g] = False
+        return False
+    _set_mask(mask[g], acts[g], n, 0)
+    info[g, I_NACT] = 0
+    seat = info[g, I_SEAT]
+    info[g, I_FORCED] = 0
+    row = (rng[g], info[g], remaining[g], pits[g], hands[g])
+    _play_turn((work[g], pairs), acts[g, pick], seat, cards, conf, row)
+    if _advance((work[g], pairs), setup, row, acts[g], scratch_acts):
+        winners = _winners(pits[g], conf[C_PLAYERS], conf[C_SCORING], conf[C_TARGET])
+        reward[g] = _reward(winners, conf[C_PLAYERS], seat)
+        done[g] = True
+        seeds[g] += actions.shape[0]
+        rng[g, 0] = seed_state(seeds[g])
+        _deal_to_decision(g, setup, state)
+        info[g, I_WINNERS] = winners  # kept past the new deal, for the infos
+    else:
+        reward[g] = 0.0
+        done[g] = False
+    _set_mask(mask[g], acts[g], info[g, I_NACT], 1)
+    _observe(obs[g], scale, work[g], info[g], remaining[g], pits[g], hands[g], conf)
+    return True
 
 
 @njit(cache=_CACHE, nogil=True)
@@ -309,32 +214,41 @@ def _mid_places(deck_counts: Any) -> Any:
     return out
 
 
+class Layout(NamedTuple):
+    """The figures of the ``v1`` spaces that the kernel writes: the snakes the action space
+    names, the overflow indices, the number of indices before them (``base``), the observation's
+    length and its multipliers (``scale``: ones, or the normalisation)."""
+
+    snakes: int
+    overflow: int
+    base: int
+    obs_size: int
+    scale: Any
+
+
 class BatchedGames:
     """``num`` games of one configuration, their state in arrays, stepped by the kernel.
 
     ``bots`` holds a bot code per seat (:data:`hisss.kernel.steps.BOT_RANDOM` or
-    ``BOT_GREEDY``; the learner's entry is not used), ``seat`` the learning seat or
-    :data:`RANDOM_SEAT`, ``scale`` the observation's multipliers (ones, or the normalisation),
-    ``base`` the number of indices before the overflow ones and ``size`` all of them, ``obs_size``
-    the observation's length. The arrays :attr:`obs`, :attr:`mask`, :attr:`reward` and
-    :attr:`done` are rewritten by every :meth:`reset` and :meth:`step`.
+    ``BOT_GREEDY``; the learner's entry is not used), so its length is the number of players;
+    ``seat`` is the learning seat or :data:`RANDOM_SEAT`, ``layout`` the spaces' figures. The
+    arrays :attr:`obs`, :attr:`mask`, :attr:`reward` and :attr:`done` are rewritten by every
+    :meth:`reset` and :meth:`step`.
     """
 
     def __init__(
         self,
         num: int,
-        players: int,
         rules: Rules,
         deck: Deck,
         bots: Sequence[int],
         seat: int,
-        snakes: int,
-        overflow: int,
-        base: int,
-        obs_size: int,
-        scale: Any,
+        layout: Layout,
+        *,
         skip_forced: bool = False,
     ) -> None:
+        snakes, overflow, base, obs_size, scale = layout
+        players = len(bots)
         self.num = num
         self.players = players
         counts = np.zeros(CARD_KINDS, dtype=np.int64)
@@ -387,17 +301,8 @@ class BatchedGames:
         self._all = np.arange(num, dtype=np.int64)
 
     def _args(self) -> tuple[Any, ...]:
-        return (
-            self.conf,
-            self.deck_counts,
-            self.cards,
-            self.game,
-            self.midplace,
-            self.bots,
-            self.scale,
-            self.state,
-            self._out,
-        )
+        setup = (self.conf, self.deck_counts, self.cards, self.game, self.midplace, self.bots)
+        return (setup, self.scale, self.state, self._out)
 
     def reset(self, seeds: Any) -> None:
         """Deal every game: game ``g`` from ``seeds[g]``."""
@@ -425,6 +330,7 @@ __all__ = [
     "MAX_ACTIONS",
     "RANDOM_SEAT",
     "BatchedGames",
+    "Layout",
     "batch_reset",
     "batch_step",
     "seed_states",

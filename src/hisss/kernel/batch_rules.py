@@ -149,20 +149,10 @@ def _join_index(conf: Any, i: int, ie: int, j: int, je: int, mid: int) -> Any:
 
 
 @_inline
-def _index(
-    conf: Any,
-    kind: int,
-    typ: int,
-    code: int,
-    i: int,
-    e: int,
-    s: int,
-    je: int,
-    x: int,
-    y: int,
-    mid: int,
-) -> Any:
-    """The ``v1`` index of a placement, or -1 when it names a snake past the space's."""
+def _index(conf: Any, kind: int, typ: int, code: int, place: Any, x: int, y: int, mid: int) -> Any:
+    """The ``v1`` index of a placement, or -1 when it names a snake past the space's. ``place``
+    is the listed action's ``(i, e, s, je)`` (see ``A_I``)."""
+    i, e, s, je = place
     snakes = conf[C_SNAKES]
     hand = conf[C_HAND] > 0
     m2 = 2 * conf[C_MIDS]
@@ -188,20 +178,13 @@ def _index(
 
 @_part
 def _list_card(
-    arrays: Any,
-    size: int,
-    code: int,
-    cards: Any,
-    game: Any,
-    conf: Any,
-    midplace: Any,
-    acts: Any,
-    n: int,
-    overflow: int,
+    arrays: Any, size: int, code: int, lister: Any, acts: Any, n: int, overflow: int
 ) -> tuple[int, int]:
     """Append the placements of card ``code`` to ``acts`` from row ``n``, in the engine's order;
-    return the new count and the overflow indices used."""
+    return the new count and the overflow indices used. ``lister`` is ``(cards, game, conf,
+    midplace)``."""
     work, pairs = arrays
+    cards, game, conf, midplace = lister
     turn = moves(arrays, size, code, cards, game)
     total, ne, nj, kind, x, y, _always = turn
     mid = midplace[code]
@@ -229,7 +212,7 @@ def _list_card(
             s = 0
             je = 0
             gain = 0
-        index = _index(conf, kind, typ, code, i, e, s, je, x, y, mid)
+        index = _index(conf, kind, typ, code, (i, e, s, je), x, y, mid)
         if index < 0 and overflow < conf[C_OVERFLOW]:
             index = conf[C_BASE] + overflow
             overflow += 1
@@ -247,32 +230,18 @@ def _list_card(
 
 
 @_inline
-def _list(
-    arrays: Any,
-    size: int,
-    seat: int,
-    drawn: int,
-    hands: Any,
-    cards: Any,
-    game: Any,
-    conf: Any,
-    midplace: Any,
-    acts: Any,
-) -> Any:
+def _list(arrays: Any, size: int, seat: int, drawn: int, hands: Any, lister: Any, acts: Any) -> Any:
     """List the legal actions of ``seat`` into ``acts``: the drawn card's, or in the hand variant
-    every distinct card's of its hand in card order. Return their number."""
+    every distinct card's of its hand in card order. Return their number. ``lister`` is
+    ``(cards, game, conf, midplace)``."""
     n = 0
     overflow = 0
-    if conf[C_HAND] == 0:
-        n, overflow = _list_card(
-            arrays, size, drawn, cards, game, conf, midplace, acts, 0, overflow
-        )
+    if lister[2][C_HAND] == 0:
+        n, overflow = _list_card(arrays, size, drawn, lister, acts, 0, overflow)
         return n
     for code in range(hands.shape[1]):
         if hands[seat, code] > 0:
-            n, overflow = _list_card(
-                arrays, size, code, cards, game, conf, midplace, acts, n, overflow
-            )
+            n, overflow = _list_card(arrays, size, code, lister, acts, n, overflow)
     return n
 
 
@@ -401,20 +370,10 @@ def _is_over(info: Any, hands: Any, conf: Any) -> Any:
 
 
 @_inline
-def _start(
-    g: int,
-    conf: Any,
-    deck_counts: Any,
-    cards: Any,
-    rng: Any,
-    info: Any,
-    work: Any,
-    remaining: Any,
-    pits: Any,
-    hands: Any,
-) -> None:
+def _start(conf: Any, deck_counts: Any, cards: Any, work: Any, row: Any) -> None:
     """Deal a new game: the learning seat (if drawn at random), the starter, and in the hand
-    variant the hands."""
+    variant the hands. ``row`` is the game's ``(rng, info, remaining, pits, hands)``."""
+    rng, info, remaining, pits, hands = row
     players = conf[C_PLAYERS]
     for c in range(remaining.shape[0]):
         remaining[c] = deck_counts[c]
@@ -448,19 +407,10 @@ def _start(
 
 
 @_part
-def _play_turn(
-    arrays: Any,
-    act: Any,
-    seat: int,
-    cards: Any,
-    conf: Any,
-    rng: Any,
-    info: Any,
-    remaining: Any,
-    pits: Any,
-    hands: Any,
-) -> None:
-    """Play a listed action for ``seat`` and move on: the claim, the hand's draw, the next seat."""
+def _play_turn(arrays: Any, act: Any, seat: int, cards: Any, conf: Any, row: Any) -> None:
+    """Play a listed action for ``seat`` and move on: the claim, the hand's draw, the next seat.
+    ``row`` is the game's ``(rng, info, remaining, pits, hands)``."""
+    rng, info, remaining, pits, hands = row
     players = conf[C_PLAYERS]
     size, claimed = _apply(arrays, info[I_SIZE], act, cards, conf)
     info[I_SIZE] = size
@@ -495,24 +445,14 @@ def _play_turn(
 
 
 @_part
-def _advance(
-    arrays: Any,
-    cards: Any,
-    game: Any,
-    conf: Any,
-    midplace: Any,
-    bots: Any,
-    rng: Any,
-    info: Any,
-    remaining: Any,
-    pits: Any,
-    hands: Any,
-    acts: Any,
-    scratch_acts: Any,
-) -> bool:
+def _advance(arrays: Any, setup: Any, row: Any, acts: Any, scratch_acts: Any) -> bool:
     """Play draws, the bots' turns and (with ``skip``) the learner's forced ones until the
     learner has a choice (its actions listed in ``acts``, their number in ``info``) or the game
-    ends; True at the end."""
+    ends; True at the end. ``setup`` is the batch's ``(conf, deck_counts, cards, game, midplace,
+    bots)``, ``row`` the game's ``(rng, info, remaining, pits, hands)``."""
+    conf, _deck_counts, cards, game, midplace, bots = setup
+    rng, info, remaining, _pits, hands = row
+    lister = (cards, game, conf, midplace)
     while True:
         if _is_over(info, hands, conf):
             return True
@@ -522,15 +462,13 @@ def _advance(
             info[I_LEFT] -= 1
         drawn = info[I_DRAWN]
         if seat == info[I_SEAT]:
-            n = _list(arrays, info[I_SIZE], seat, drawn, hands, cards, game, conf, midplace, acts)
+            n = _list(arrays, info[I_SIZE], seat, drawn, hands, lister, acts)
             if conf[C_SKIP] > 0 and n == 1:
                 info[I_FORCED] += 1
-                _play_turn(arrays, acts[0], seat, cards, conf, rng, info, remaining, pits, hands)
+                _play_turn(arrays, acts[0], seat, cards, conf, row)
                 continue
             info[I_NACT] = n
             return False
-        n = _list(
-            arrays, info[I_SIZE], seat, drawn, hands, cards, game, conf, midplace, scratch_acts
-        )
+        n = _list(arrays, info[I_SIZE], seat, drawn, hands, lister, scratch_acts)
         k = _bot_pick(rng, bots[seat], scratch_acts, n)
-        _play_turn(arrays, scratch_acts[k], seat, cards, conf, rng, info, remaining, pits, hands)
+        _play_turn(arrays, scratch_acts[k], seat, cards, conf, row)

@@ -94,20 +94,14 @@ def _place_on(work: Any, pairs: Any, side: Any, size: int, k: int, turn: Any) ->
 
 @_inline
 def _careful_values(
-    arrays: Any,
-    side: Any,
-    size: int,
-    turn: Any,
-    counts: Any,
-    left: int,
-    cards: Any,
-    game: Any,
-    seat: int,
-    row: Any,
-    values: Any,
+    buffers: Any, size: int, turn: Any, counts: Any, left: int, tables: Any, seat: int
 ) -> tuple[int, int]:
     """``careful``'s value of each action of ``turn`` into ``values``; return the best value and
-    how many actions have it. ``left`` cards are still to be drawn, ``counts`` of each code."""
+    how many actions have it. ``left`` cards are still to be drawn, ``counts`` of each code;
+    ``buffers`` is ``(arrays, side, row, values)`` and ``tables`` ``(cards, game)`` (see
+    :func:`careful_pick`)."""
+    arrays, side, row, values = buffers
+    cards, game = tables
     work, pairs = arrays
     side_work = side[0]
     players, _forced, _join_always, scoring, target = game
@@ -137,31 +131,20 @@ def _careful_values(
 
 @_inline
 def careful_pick(
-    rng: Any,
-    arrays: Any,
-    side: Any,
-    size: int,
-    turn: Any,
-    counts: Any,
-    left: int,
-    cards: Any,
-    game: Any,
-    seat: int,
-    row: Any,
-    values: Any,
+    rng: Any, buffers: Any, size: int, turn: Any, counts: Any, left: int, tables: Any, seat: int
 ) -> int:
     """The action ``careful`` plays on ``turn`` for ``seat``: the best value, ties uniformly at
     random; greedy's choice after the last card; a forced move draws nothing.
 
-    ``side`` is a second pair of scratch arrays (the table after each action), ``values`` a
-    scratch row, ``row`` the game's row of figures (the pits).
+    ``buffers`` is ``(arrays, side, row, values)``: the scratch arrays of the table, a second
+    pair of them (the table after each action), the game's row of figures (the pits) and a
+    scratch row of values; ``tables`` is ``(cards, game)`` (:mod:`hisss.kernel.tables`).
     """
     n = turn[0]
     if n == 1 or left == 0:
-        return _choose(rng, BOT_GREEDY, arrays, turn)
-    best, ties = _careful_values(
-        arrays, side, size, turn, counts, left, cards, game, seat, row, values
-    )
+        return _choose(rng, BOT_GREEDY, buffers[0], turn)
+    best, ties = _careful_values(buffers, size, turn, counts, left, tables, seat)
+    values = buffers[3]
     r = 0 if ties == 1 else _below(rng, ties)
     for k in range(n):
         if values[k] == best:
@@ -197,51 +180,36 @@ def _set_up(table: Any, size: int, pits: Any, players: int, work: Any, row: Any)
 
 
 @njit(cache=_CACHE, nogil=True)
-def careful_values(
-    table: Any,
-    size: int,
-    drawn: int,
-    counts: Any,
-    pits: Any,
-    seat: int,
-    game: Any,
-    cards: Any,
-    values: Any,
-) -> int:
-    """``careful``'s value of every legal action of ``drawn`` (a position of
-    :func:`hisss.kernel.tables.position`) into ``values``; return their number. For checks: with
-    cards still to come, the values are those of :func:`hisss.bots.careful.lookahead_values`."""
+def careful_values(position: Any, seat: int, game: Any, cards: Any, values: Any) -> int:
+    """``careful``'s value of every legal action of the drawn card in ``position`` (``(table,
+    size, drawn, counts, pits)``, as :func:`hisss.kernel.tables.position` gives it) into
+    ``values``; return their number. For checks: with cards still to come, the values are those
+    of :func:`hisss.bots.careful.lookahead_values`."""
+    table, size, drawn, counts, pits = position
     arrays, side, claims, _scratch = _buffers(size, counts, game[0])
     _set_up(table, size, pits, game[0], arrays[0], claims[0])
     turn = moves(arrays, size, drawn, cards, game)
-    _careful_values(
-        arrays, side, size, turn, counts, int(counts.sum()), cards, game, seat, claims[0], values
-    )
+    buffers = (arrays, side, claims[0], values)
+    _careful_values(buffers, size, turn, counts, int(counts.sum()), (cards, game), seat)
     return int(turn[0])
 
 
 @njit(cache=_CACHE, nogil=True)
-def rollouts(
-    table: Any,
-    size: int,
-    drawn: int,
-    counts: Any,
-    pits: Any,
-    seat: int,
-    game: Any,
-    cards: Any,
-    seed: Any,
-    out: Any,
-) -> int:
-    """Roll the position out ``out.shape[1]`` times after each legal action of ``drawn``.
+def rollouts(position: Any, seat: int, game: Any, cards: Any, seed: Any, out: Any) -> int:
+    """Roll the ``position`` (``(table, size, drawn, counts, pits)``, as
+    :func:`hisss.kernel.tables.position` gives it) out ``out.shape[1]`` times after each legal
+    action of the drawn card.
 
     ``out[a, r]`` receives ``seat``'s share of the win (1, a fraction when shared, or 0) when it
     places the card by action ``a`` and every seat then plays ``careful`` on the ``r``-th deal of
     the unseen cards (``counts``). The deals and the tie-breaks come from ``seed``. Returns the
     number of legal actions (``out`` must have a row for each).
     """
+    table, size, drawn, counts, pits = position
     players = game[0]
     arrays, side, claims, values = _buffers(size, counts, players)
+    buffers = (arrays, side, claims[0], values)
+    tables = (cards, game)
     work = arrays[0]
     row = claims[0]
     total = int(counts.sum())
@@ -275,9 +243,7 @@ def rollouts(
                 left[code] -= 1
                 t += 1
                 turn = moves(arrays, now, code, cards, game)
-                pick = careful_pick(
-                    rng, arrays, side, now, turn, left, total - t, cards, game, mover, row, values
-                )
+                pick = careful_pick(rng, buffers, now, turn, left, total - t, tables, mover)
                 now, taken, over = step(arrays, now, pick, turn, game, mover, claims, taken)
             finish(row, work, now, game)
             winners = row[COL_WINNERS]
@@ -294,11 +260,10 @@ def rollouts(
 def win_shares(state: State, count: int, seed: int) -> Any:
     """The rollouts of :func:`rollouts` for the decision of ``state``: an array with a row per
     legal action (in ``state.legal_actions()``'s order) and a column per rollout."""
-    table, size, drawn, counts, pits = position(state)
     out = np.zeros((len(state.legal_actions()), count), dtype=np.float64)
     game = game_tuple(state.players, state.rules)
     cards = card_arrays()
-    rollouts(table, size, drawn, counts, pits, state.to_move, game, cards, np.uint64(seed), out)
+    rollouts(position(state), state.to_move, game, cards, np.uint64(seed), out)
     return out
 
 

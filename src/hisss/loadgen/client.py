@@ -1,6 +1,8 @@
 """One seat of the load test (:mod:`hisss.loadgen.loadtest`): a lean websocket client, and the
 load test's side of one game (:class:`Table`). The client knows the load test only through
-:class:`Driver`, what it asks of it."""
+:class:`Driver`, what it asks of it. A seat's placement is the bots' turn loop's decision
+(:func:`hisss.bots.turns.next_decision`) for the table's seed and the turn; its generator ``rng``
+only spreads its pauses."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any, Protocol, cast
 import orjson
 
 from hisss.bots import make_bot
+from hisss.bots.turns import next_decision
 from hisss.core import HisssError
 from hisss.record import Game
 
@@ -46,8 +49,11 @@ class Driver(Protocol):
 class Table:
     """The load test's side of one game: its seats' tokens and the acknowledged versions."""
 
-    def __init__(self, created: dict[str, Any]) -> None:
+    def __init__(self, created: dict[str, Any], seed: int = 0) -> None:
         self.id: str = created["id"]
+        #: The seed of the clients' bot decisions in this game (the load test's own: the server
+        #: keeps the game's seed to itself).
+        self.seed = seed
         self.websocket: str = created["websocket"]
         self.tokens = [seat["token"] for seat in created["seats"]]
         self.acked: list[int] = []
@@ -223,7 +229,7 @@ class Player(asyncio.Protocol):
         if phase == "draw":
             step: dict[str, Any] = {"type": "draw", "version": version}
         else:
-            action = self.bot.choose(mirror.state, self.rng)
+            action = next_decision(self.bot, mirror.state, self.table.seed)
             step = {"type": "play", "version": version, "action": str(action)}
         self.sent = (version + 1, time.monotonic())
         self.table.unseen[version + 1] = (self.seat, self.sent[1])

@@ -269,7 +269,7 @@ class LoadTest:
                     self.figures.error(f"create: {type(exc).__name__}")
                 await asyncio.sleep(1)
                 continue
-            table = Table(created)
+            table = Table(created, self.rng.getrandbits(63))
             self.tables.append(table)
             self.figures.games += 1
             rng = random.Random(self.rng.random())

@@ -30,7 +30,7 @@ It is also ``hisss/Hisss-v1``'s vector entry point:
 from __future__ import annotations
 
 import importlib
-from typing import Any, cast
+from typing import Any, TypedDict, Unpack, cast
 
 import gymnasium
 import numpy as np
@@ -38,11 +38,26 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from hisss.core import ConfigError, Deck, IllegalActionError, Rules, new_game
-from hisss.rl.spaces import check_deck_for_play
+from hisss.rl.spaces import check_deck_for_play, check_options
 from hisss.rl.versions import Space
 
 #: The bots the kernel plays, by name.
 KERNEL_BOTS = {"random": 0, "greedy": 1}
+
+
+class BatchedOptions(TypedDict, total=False):
+    """The rarer options of :class:`BatchedHisssEnv`, given by keyword (as ``gymnasium.make_vec``
+    does).
+
+    ``normalize``: scale the observations to [0, 1]; ``skip_forced``: play the learners' forced
+    moves for them; ``copy``: return copies of the arrays rather than the arrays the next step
+    rewrites; ``space``: ``"v1"``, the only one.
+    """
+
+    normalize: bool
+    skip_forced: bool
+    copy: bool
+    space: str
 
 
 class BatchedHisssEnv(VectorEnv):
@@ -54,8 +69,8 @@ class BatchedHisssEnv(VectorEnv):
     }
 
     # Gymnasium makes an environment from its keyword options (gymnasium.make(id, **options)):
-    # they are its public interface, as a command's options are, so each is a parameter.
-    def __init__(  # noqa: PLR0913
+    # the games' are parameters, the rarer ones BatchedOptions.
+    def __init__(
         self,
         num_envs: int = 1024,
         players: int = 2,
@@ -63,11 +78,13 @@ class BatchedHisssEnv(VectorEnv):
         deck: Deck | str = "rainbow",
         seat: int | str = 0,
         opponents: object = "random",
-        normalize: bool = False,
-        skip_forced: bool = False,
-        copy: bool = False,
-        space: str = "v1",
+        **options: Unpack[BatchedOptions],
     ) -> None:
+        check_options(options, BatchedOptions.__optional_keys__, "BatchedHisssEnv")
+        normalize = options.get("normalize", False)
+        skip_forced = options.get("skip_forced", False)
+        copy = options.get("copy", False)
+        space = options.get("space", "v1")
         if space != "v1":
             raise ConfigError(f"the batched environment has the v1 spaces only, not {space!r}")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -104,19 +121,15 @@ class BatchedHisssEnv(VectorEnv):
         codes = _bot_codes(names, seat_code, players)
         batch = importlib.import_module("hisss.kernel.batch")
         scale = self.space._scale if normalize else np.ones(self.space.layout.size, np.float32)
-        self._games = batch.BatchedGames(
-            num_envs,
-            players,
-            self.rules,
-            self.deck,
-            codes,
-            seat_code,
+        layout = batch.Layout(
             self.space.codec.max_snakes,
             self.space.overflow,
             self.space.codec.size,
             self.space.layout.size,
             scale,
-            skip_forced,
+        )
+        self._games = batch.BatchedGames(
+            num_envs, self.rules, self.deck, codes, seat_code, layout, skip_forced=skip_forced
         )
         self._seat_row = batch.I_SEAT
         self._forced_row = batch.I_FORCED
@@ -210,7 +223,7 @@ class BatchedHisssEnv(VectorEnv):
         return self._random_out
 
 
-__all__ = ["KERNEL_BOTS", "BatchedHisssEnv"]
+__all__ = ["KERNEL_BOTS", "BatchedHisssEnv", "BatchedOptions"]
 
 
 def _opponent_names(opponents: object, players: int) -> list[str]:

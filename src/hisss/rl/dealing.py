@@ -20,11 +20,11 @@ drawn at random.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 import numpy as np
 
+from hisss.bots.turns import SplitMix
 from hisss.core import Card, ConfigError, Deck, NotationError, State, parse_card
 
 
@@ -56,64 +56,6 @@ def read_deal(deck: Deck, deal: object) -> tuple[Card, ...]:
         left[card.code] -= 1
         cards.append(card)
     return tuple(cards)
-
-
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-
-
-def _finalise(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
-class SplitMix(random.Random):
-    """The splitmix64 generator of the compiled kernel (:mod:`hisss.kernel.batch`), in Python:
-    a game of seed ``s`` starts from the finaliser of ``s``; ``randrange(n)`` and
-    ``integers(n)`` are ``floor(u * n)`` for a 53-bit uniform ``u``, as the kernel draws them.
-    With it the ``v1`` environment and the batched environment play the same games.
-
-    >>> rng = SplitMix(7)
-    >>> [rng.randrange(10) for _ in range(5)]
-    [5, 3, 9, 8, 6]
-    """
-
-    def __init__(self, seed: int = 0) -> None:
-        self._state = _finalise(int(seed) & _MASK)
-        super().__init__(seed)
-
-    def seed(self, a: object = None, version: int = 2) -> None:
-        """Restart from the finaliser of ``a`` (an int)."""
-        if isinstance(a, int):
-            self._state = _finalise(a & _MASK)
-
-    def _next(self) -> int:
-        self._state = (self._state + _GOLDEN) & _MASK
-        return _finalise(self._state)
-
-    def random(self) -> float:
-        """A uniform float in [0, 1) of 53 bits."""
-        return (self._next() >> 11) * (1.0 / 9007199254740992.0)
-
-    def getrandbits(self, k: int) -> int:
-        """``k`` random bits (at most 64)."""
-        if not 0 <= k <= 64:
-            raise ValueError("SplitMix gives at most 64 bits at a time")
-        return self._next() >> (64 - k) if k else 0
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        """``floor(u * n)`` below ``start`` (one argument), or in ``range(start, stop)``."""
-        if stop is None:
-            start, stop = 0, start
-        n = stop - start
-        if step != 1 or n <= 0:
-            raise ValueError(f"SplitMix.randrange takes a non-empty range, not {start}, {stop}")
-        return start + int(self.random() * n)
-
-    def integers(self, n: int) -> int:
-        """As :meth:`randrange`: the numpy-style name the :class:`Dealer` calls."""
-        return self.randrange(n)
 
 
 class Dealer:

@@ -85,7 +85,9 @@ Version history
     games. Both versions now have ``action_masks()``, ``info["legal_actions"]``,
     ``info["result"]``, seats from 0, opponents of every kind, ``seat="random"``, the options
     ``normalize`` and ``skip_forced``, ``illegal_action="raise"`` by default and :attr:`view`
-    in place of the full position.
+    in place of the full position. Bot opponents play through the bots' turn loop
+    (:func:`hisss.bots.turns.bot_turns`): in ``v0`` each decision draws on the generator of the
+    game's seed and the turn, as everywhere else; in ``v1`` on the game's one kernel stream.
 
 >>> import gymnasium
 >>> import hisss.rl
@@ -97,30 +99,50 @@ Version history
 
 from __future__ import annotations
 
-import random
 import warnings
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from hisss.bots import Bot
+from hisss.bots.turns import SplitMix, bot_turns
 from hisss.core import (
     Action,
+    Card,
     ConfigError,
     Deck,
     IllegalActionError,
+    Placement,
     Rules,
     SeatView,
     State,
     new_game,
     seen_by,
 )
-from hisss.rl.dealing import Dealer, SplitMix, read_deal
+from hisss.rl.dealing import Dealer, read_deal
 from hisss.rl.opponents import Policy, make_opponents
 from hisss.rl.rendering import render_seat
-from hisss.rl.spaces import action_index, check_deck_for_play, terminal_rewards
+from hisss.rl.spaces import action_index, check_deck_for_play, check_options, terminal_rewards
 from hisss.rl.versions import Space
+
+
+class _Table:
+    """The environment's position and dealer, as the bots' turn loop
+    (:func:`hisss.bots.turns.bot_turns`) drives them."""
+
+    __slots__ = ("dealer", "state")
+
+    def __init__(self, state: State, dealer: Dealer) -> None:
+        self.state = state
+        self.dealer = dealer
+
+    def draw(self) -> Card | None:
+        return self.dealer.draw(self.state)
+
+    def push(self, action: Action) -> Placement:
+        return self.state.push(action)
 
 
 class IllegalActionWarning(UserWarning):
@@ -134,6 +156,23 @@ RANDOM_SEAT = "random"
 MAX_REDEALS = 1000
 
 
+class EnvOptions(TypedDict, total=False):
+    """The rarer options of :class:`HisssEnv`, given by keyword (as ``gymnasium.make`` does).
+
+    ``illegal_action``: ``"raise"`` (the default) or ``"lose"``; ``shaping``: the reward per card
+    claimed (0); ``render_mode``: ``None``, ``"ansi"`` or ``"human"``; ``space``: ``"v0"`` (the
+    default) or ``"v1"``; ``normalize``: scale the observation to [0, 1]; ``skip_forced``: play
+    the learner's forced moves for it.
+    """
+
+    illegal_action: str
+    shaping: float
+    render_mode: str | None
+    space: str
+    normalize: bool
+    skip_forced: bool
+
+
 class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     """The Gymnasium environment ``hisss/Hisss-v0`` (``space="v0"``) and ``hisss/Hisss-v1``
     (``space="v1"``); see the module docstring."""
@@ -143,21 +182,23 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     observation_space: gymnasium.spaces.Box  # type: ignore[assignment]
 
     # Gymnasium makes an environment from its keyword options (gymnasium.make(id, **options)):
-    # they are its public interface, as a command's options are, so each is a parameter.
-    def __init__(  # noqa: PLR0913
+    # the game's are parameters, the rarer ones EnvOptions.
+    def __init__(
         self,
         players: int = 2,
         rules: Rules | str | None = None,
         deck: Deck | str = "rainbow",
         seat: int | str = 0,
         opponents: object = ("random",),
-        illegal_action: str = "raise",
-        shaping: float = 0.0,
-        render_mode: str | None = None,
-        space: str = "v0",
-        normalize: bool = False,
-        skip_forced: bool = False,
+        **options: Unpack[EnvOptions],
     ) -> None:
+        check_options(options, EnvOptions.__optional_keys__, "HisssEnv")
+        illegal_action = options.get("illegal_action", "raise")
+        shaping = options.get("shaping", 0.0)
+        render_mode = options.get("render_mode")
+        space = options.get("space", "v0")
+        normalize = options.get("normalize", False)
+        skip_forced = options.get("skip_forced", False)
         game = new_game(players, rules, deck)
         check_deck_for_play(game.deck)
         if seat != RANDOM_SEAT and (
@@ -199,10 +240,16 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.action_space = gymnasium.spaces.Discrete(self.space.size)
         self._game: State = game
         self._dealer = Dealer()
-        self._bot_rng: random.Random = random.Random(0)
+        self._table = _Table(game, self._dealer)
+        #: The bot of each opponent's seat that a bot plays, for the current game.
+        self._bots: dict[int, Bot] = {}
+        #: ``v1``: the game's one generator, of its draws and its bots' choices (see reset).
+        self._kernel_rng: SplitMix | None = None
         self._over = True
-        #: The seed of the current game (``v1``): the batched environment's game of this seed
-        #: is the same game.
+        #: The seed of the current game: its bots' decisions are drawn from generators of this
+        #: seed and the turn (:func:`hisss.bots.turns.decision_rng`); in ``v1`` it seeds the
+        #: game's one kernel generator instead, and the batched environment's game of this
+        #: seed is the same game.
         self.game_seed = 0
         self._legal: dict[int, Action] = {}
 
@@ -270,13 +317,22 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                     self.seat = kernel_rng.randrange(self.players)
                 self._game = new_game(self.players, self.rules, self.deck)
                 self._dealer.start(kernel_rng, deal)
-                self._bot_rng = kernel_rng
             else:
                 if self.seat_choice == RANDOM_SEAT:
                     self.seat = int(self.np_random.integers(self.players))
                 self._game = new_game(self.players, self.rules, self.deck)
                 self._dealer.start(self.np_random, deal)
-                self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
+                self.game_seed = int(self.np_random.integers(2**63))
+            # v1's draws and bots' choices share the game's one kernel stream, in the order the
+            # compiled batched environment takes them; v0's bots use the per-turn generators.
+            self._kernel_rng = kernel_rng
+            self._table = _Table(self._game, self._dealer)
+            others = [s for s in range(self.players) if s != self.seat]
+            self._bots = {
+                seat: o.bot
+                for seat, o in zip(others, self._opponents, strict=True)
+                if o.bot is not None
+            }
             self._potential = self._my_potential()
             self._over = False
             self._legal = {}
@@ -346,13 +402,13 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         forced placements) until the learning seat has a choice or the game ends; the number
         of forced placements played. Leaves the learning seat's legal actions in ``_legal``."""
         game = self._game
-        dealer = self._dealer
         forced = 0
         self._legal = {}
-        while not game.is_terminal():
-            if game.is_chance_node():
-                dealer.draw(game)
-                continue
+        while True:
+            for _ in bot_turns(self._table, self._bots, self.game_seed, rng=self._kernel_rng):
+                pass  # draws and the bots' turns, up to a seat no bot plays
+            if game.is_terminal():
+                return forced
             seat = game.to_move
             if seat == self.seat:
                 legal = self.space.legal(game)
@@ -363,9 +419,6 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 self._legal = legal
                 return forced
             opponent = self._opponents[seat - 1 if seat > self.seat else seat]
-            if opponent.bot is not None:
-                game.apply(opponent.bot.move(game, self._bot_rng))
-                continue
             policy = opponent.policy if opponent.policy is not None else self._learner
             assert policy is not None
             legal = self.space.legal(game)
@@ -375,7 +428,6 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                     index, game.describe(), f"opponent {opponent.name!r} of seat {seat}"
                 )
             game.apply(legal[index])
-        return forced
 
     def _my_potential(self) -> float:
         cards = [self._game.pit_cards(s) for s in range(self.players)]

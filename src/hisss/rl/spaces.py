@@ -74,6 +74,7 @@ Every value lies between 0 and the deck size. Card codes run: heads red to purpl
 from __future__ import annotations
 
 import bisect
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -368,6 +369,14 @@ not an array of shape (1,)
         "an action is one whole number (an int, a numpy integer or a 0-d integer array), "
         f"not {what}"
     )
+
+
+def check_options(options: Mapping[str, object], known: frozenset[str], owner: str) -> None:
+    """Raise :class:`TypeError`, as a call with an unknown keyword does, when ``options`` (an
+    environment's rarer keyword options) holds one that ``owner`` does not take (``known``)."""
+    unexpected = options.keys() - known
+    if unexpected:
+        raise TypeError(f"{owner} got unexpected options: {', '.join(sorted(unexpected))}")
 
 
 def check_deck_for_play(deck: Deck) -> None:

@@ -25,7 +25,6 @@ beginners) and the rematch asked for; the table, the pits and the result are wri
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -202,17 +201,12 @@ class LiveGame:
             return None
         return (EntryKind.DRAW if phase is Phase.DRAW else EntryKind.PLAY, seat)
 
-    def bot_rng(self) -> random.Random:
-        """The random generator of the next bot decision: fixed by the seed and the version, so a
-        game rebuilt after a restart makes the same choice."""
-        return random.Random(f"hisss-bot:{self.game.seed}:{self.version}")
-
-    def hint_position(self, seat: int) -> tuple[State, random.Random]:
+    def hint_position(self, seat: int) -> State:
         """A copy of the position for a hint to ``seat``, a person who is to place the drawn
-        card, and the random generator the expert bot thinks with; raises ``no_hint``."""
+        card; raises ``no_hint``."""
         if self.to_move != seat or self.phase is not Phase.PLACE or self.seats[seat].is_bot:
             raise ProtocolError(ErrorCode.NO_HINT, "a hint is for your turn, once you have drawn")
-        return self.state.copy(), self.bot_rng()
+        return self.state.copy()
 
     # ------------------------------------------------------------------ planning steps
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections import Counter
 
 from hisss.bots import make_level
+from hisss.bots.turns import next_decision
 from hisss.core import Action, State
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.limits import ClientBuckets
@@ -20,16 +20,18 @@ log = logging.getLogger("hisss.server")
 
 
 async def think_at_pace(
-    level: str, thinking: State | None, rng: random.Random, delay: float
+    level: str, thinking: State | None, seed: int | None, delay: float
 ) -> Action | None:
-    """A bot of ``level``'s placement in ``thinking`` (``None``: a draw, nothing to think),
-    shown ``delay`` seconds after its turn began, however long it thought (longer only when it
+    """A bot of ``level``'s placement in ``thinking`` of the game of ``seed`` (``None``: a draw,
+    nothing to think; :func:`hisss.bots.turns.next_decision`, so the choice depends on the
+    stored game alone and a game rebuilt after a restart makes the same), shown ``delay``
+    seconds after its turn began, however long it thought (longer only when it
     thought longer than that). A pause of the delay plus the thinking would tell a watcher how
     many plays the bot's hidden hand offered."""
     began = time.monotonic()
     choice = None
     if thinking is not None:
-        choice = await asyncio.to_thread(make_level(level).move, thinking, rng)
+        choice = await asyncio.to_thread(next_decision, make_level(level), thinking, seed)
     left = delay - (time.monotonic() - began)
     if left > 0:
         await asyncio.sleep(left)

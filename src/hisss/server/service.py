@@ -12,8 +12,10 @@ lost), so a failed step still kicks the game's driver, which announces the rebui
 Bots move on the server: after every step, :meth:`GameService.kick` makes sure the game has a
 *driver* task, which takes the steps that are the server's own (the starter, and each draw and
 placement of a bot seat) with a delay between them, until a person is to act or the game ends.
-On start the service kicks every running game, so bot turns pending at a crash resume by
-themselves.
+A bot's placement is :func:`hisss.bots.turns.next_decision`, the one step of the bots' turn loop:
+its generator comes from the game's seed and the turn, so it depends on the stored game alone and
+a game rebuilt after a restart makes the same choice. On start the service kicks every running
+game, so bot turns pending at a crash resume by themselves.
 
 Several processes can serve the same database (with a hub shared through Redis, see
 :mod:`hisss.server.redis_hub`). Each keeps its own cached copies, which may fall behind: the
@@ -38,6 +40,7 @@ from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
 from hisss.bots.expert import answers_quickly
+from hisss.bots.turns import next_decision
 from hisss.core import Action, HisssError
 from hisss.record import GameRecord, SeatKind
 from hisss.server import logs, setup
@@ -402,10 +405,12 @@ class GameService:
     async def hint(self, game_id: str, seat: int, address: str = "?") -> tuple[Action, bool]:
         """The expert's placement of ``seat``'s card, and whether it is careful's quick one."""
         self.quotas.check_hint(game_id, seat, address)
-        position, rng = (await self._load(game_id)).hint_position(seat)
+        live = await self._load(game_id)
+        position = live.hint_position(seat)
         quick = answers_quickly(position)
+        expert, seed = make_level("expert"), live.game.seed
         async with self.quotas.thinking:
-            return await asyncio.to_thread(make_level("expert").move, position, rng), quick
+            return await asyncio.to_thread(next_decision, expert, position, seed), quick
 
     async def take_back(self, game_id: str, seat: int) -> LiveGame:
         """The holder of ``seat`` takes it back from the bot that played it."""
@@ -524,9 +529,9 @@ class GameService:
                     seat = step[1]
                     assert seat is not None
                     level = live.seats[seat].level or "medium"
-                    rng = live.bot_rng()
+                    seed = live.game.seed
                     delay = self.settings.step_delay(live.pace)
-                choice = await think_at_pace(level, thinking, rng, delay)
+                choice = await think_at_pace(level, thinking, seed, delay)
                 async with self._lock(game_id):
                     live = await self._load(game_id)
                     if live.version != version:

@@ -1,9 +1,10 @@
 """Playing one whole game between bots, and the per-game figures that statistics are made of.
 
 :func:`play_game` deals the deck with an injected random generator (the starter first) and plays
-it through the game driver (:class:`hisss.record.Game`): each card is drawn in turn, the bot of the
-seat to move chooses an action and the driver plays it, until the game is over. In the hand
-variant the driver deals and fills the hands, and each bot chooses from its seat's view
+it through the game driver (:class:`hisss.record.Game`) with the bots' turn loop
+(:func:`hisss.bots.turns.bot_turns`): each card is drawn in turn, the bot of the seat to move
+chooses an action and the driver plays it, until the game is over. In the hand variant the driver
+deals and fills the hands, and each bot chooses from its seat's view
 (:meth:`~hisss.bots.Bot.choose_from_hand`). It returns a
 :class:`GameOutcome` with the result and per-game counts, and optionally the driver's record.
 
@@ -26,12 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hisss.bots import Bot
+from hisss.bots.turns import bot_turns
 from hisss.core import (
-    Action,
     ActionKind,
     Card,
     Deck,
-    IllegalActionError,
     Result,
     Rules,
     deal,
@@ -105,9 +105,11 @@ def play_game(
     """Play one whole game with one bot per seat (seat 1 first) and return its outcome.
 
     The deal comes from ``rng`` (``hisss.core.deal``) unless ``cards`` gives it (starter first, for
-    stacked decks); the bots then draw their randomness from the same ``rng``. With ``record`` the
-    outcome carries the game's record, which stores ``seed`` as the seed that dealt the game (and,
-    with ``snapshots``, the table and pits after every turn).
+    stacked decks). The game is played by the bots' turn loop (:func:`hisss.bots.turns.bot_turns`),
+    whose decisions are seeded by ``seed`` and the turn; without a ``seed`` one is drawn from
+    ``rng`` after the deal. With ``record`` the outcome carries the game's record, which stores
+    ``seed`` as the seed that dealt the game (and, with ``snapshots``, the table and pits after
+    every turn).
     Raises :class:`~hisss.core.ConfigError` when the rules do not allow ``len(bots)`` players, and
     :class:`~hisss.core.IllegalActionError` when a bot returns an action that is not legal.
     """
@@ -117,25 +119,12 @@ def play_game(
     state = game.state
     choices: list[int] = []
     kinds = {_NEW: 0, _EXTEND: 0, _CAP: 0, _JOIN: 0}
-    for _ in range(2 * len(order)):
-        if state.is_terminal():
-            break  # a "first to N cards" scoring can end the game before the deck runs out
-        if state.is_chance_node():
-            if game.cards_drawn == len(order):
-                break  # a stacked deck shorter than the deck ends here
-            game.draw()
-            continue  # the starter, the deal and the draws into a hand are nobody's choice
-        seat = state.to_move
-        legal = state.legal_actions()
-        action: Action = bots[seat].move(state, rng)
-        if action not in legal:
-            raise IllegalActionError(
-                action,
-                state.describe(),
-                f"bot {bots[seat].name!r} chose an action that is not legal",
-            )
-        game.push(action)
-        choices.append(len(legal))
+    decisions = seed if seed is not None else rng.getrandbits(63)
+    # The deal and the draws into a hand are nobody's choice: the loop draws them; a stacked
+    # deck shorter than the deck ends the game when it runs out.
+    stop = None if cards is None else lambda: game.cards_drawn == len(order)
+    for _, action, legal in bot_turns(game, bots, decisions, stop=stop):
+        choices.append(legal)
         kinds[action.kind] += 1
     return GameOutcome(
         result=state.result(),

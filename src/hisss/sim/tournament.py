@@ -17,12 +17,13 @@ card order and the luck of the draw cancels out. ``games`` counts games; with ``
 rounded up to a whole number of deals, a multiple of ``P`` (the report gives the games played).
 
 **Determinism.** Deal ``d`` (from 1) is dealt with ``random.Random(game_seed(seed, d))``, the same
-card order that game ``d`` of ``hisss simulate`` gets. Every bot gets its own generator for each
-game, seeded from the deal's seed, the rotation and its entry, and a new bot object for each game,
-so one bot's randomness or memory never shifts another's, and no game depends on which games a
-process played before it. Worker processes play chunks of consecutive deals and the results are
-merged in deal order: the same arguments give the same report whatever the number of workers or
-the backend (local processes or Ray, :mod:`hisss.sim.executor`).
+card order that game ``d`` of ``hisss simulate`` gets. Every game of the deal has the deal's seed,
+and each bot decision draws on a generator of its own, seeded by that seed and the turn
+(:func:`hisss.bots.turns.decision_rng`); each game has new bot objects. So one bot's randomness or
+memory never shifts another's, and no game depends on which games a process played before it.
+Worker processes play chunks of consecutive deals and the results are merged in deal order: the
+same arguments give the same report whatever the number of workers or the backend (local
+processes or Ray, :mod:`hisss.sim.executor`).
 (A bot given a time budget depends on the machine's speed; node budgets are deterministic.)
 
 >>> from hisss.core import RAINBOW, get_rules
@@ -43,16 +44,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hisss.bots import Bot, make_bot
+from hisss.bots import make_bot
 from hisss.core import (
-    Action,
     ConfigError,
     Deck,
     HisssError,
     Result,
     Rules,
-    SeatView,
-    State,
     deal,
 )
 from hisss.sim.executor import Backend, run_ordered
@@ -137,24 +135,6 @@ def placements(result: Result, rules: Rules) -> tuple[int, ...]:
     )
 
 
-class _OwnRandom(Bot):
-    """A bot that draws on its own generator, whatever generator the game hands it."""
-
-    def __init__(self, bot: Bot, rng: random.Random) -> None:
-        super().__init__(bot.budget)
-        self.bot = bot
-        self.rng = rng
-        self.name = bot.name
-
-    def choose(self, state: State, rng: random.Random) -> Action:
-        """The wrapped bot's choice, made with this seat's own generator."""
-        return self.bot.choose(state, self.rng)
-
-    def choose_from_hand(self, view: SeatView, rng: random.Random) -> Action:
-        """The wrapped bot's play in the hand variant, made with this seat's own generator."""
-        return self.bot.choose_from_hand(view, self.rng)
-
-
 @dataclass(frozen=True, slots=True)
 class TournamentSpec:
     """A tournament: what :func:`tournament` is asked to play, and what every worker needs to
@@ -178,11 +158,10 @@ def play_deal(spec: TournamentSpec, deal_number: int) -> list[TournamentGame]:
     for rotation, seated in enumerate(
         seatings(spec.seed, len(spec.bots), spec.players, deal_number, spec.mirror)
     ):
-        bots = [
-            _OwnRandom(make_bot(spec.bots[e]), random.Random(_derive(deal_seed, rotation, e)))
-            for e in seated
-        ]
-        outcome = play_game(spec.rules, spec.deck, bots, random.Random(deal_seed), cards=cards)
+        bots = [make_bot(spec.bots[e]) for e in seated]
+        outcome = play_game(
+            spec.rules, spec.deck, bots, random.Random(deal_seed), seed=deal_seed, cards=cards
+        )
         result = outcome.result
         games.append(
             TournamentGame(

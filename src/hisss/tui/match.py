@@ -5,8 +5,9 @@ the screen, deals, works out a claim or builds a record: the driver does.
 The deck is dealt once from the seed (:func:`hisss.core.deal` with ``random.Random(seed)``): the
 fan of face-down cards is the same thing as that order, so whichever card of the fan a player
 picks, the next card of the order comes. A saved game holds the seed, so a loaded game goes on
-with the same remaining cards. Bots draw their randomness from a generator seeded by the game's
-seed and the turn number, so the same game played again, or loaded and finished, plays the same.
+with the same remaining cards. A bot's move and a hint are the bots' turn loop's decision
+(:func:`hisss.bots.turns.next_decision`), drawn from a generator seeded by the game's seed and the
+turn number, so the same game played again, or loaded and finished, plays the same.
 
 >>> from hisss.core import RAINBOW, Rules
 >>> from hisss.core.snake import lone
@@ -23,12 +24,11 @@ seed and the turn number, so the same game played again, or loaded and finished,
 
 from __future__ import annotations
 
-import hashlib
-import random
 from collections.abc import Sequence
 
 from hisss.bots import Bot, make_bot, make_level
 from hisss.bots.levels import LEVEL_NAMES, check_level
+from hisss.bots.turns import next_decision
 from hisss.core import Action, Card, ConfigError, Deck, Placement, Rules, State
 from hisss.record import MAX_NAME as NAME_LIMIT
 from hisss.record import (
@@ -95,16 +95,6 @@ def parse_players(spec: str, rules: Rules, where: str = "players") -> tuple[Seat
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
     return seats
-
-
-def move_seed(seed: int | None, turn: int) -> int:
-    """The seed of the random generator a bot or a hint uses on ``turn`` (counted from 0).
-
-    >>> move_seed(1, 0) == move_seed(1, 0) != move_seed(1, 1)
-    True
-    """
-    digest = hashlib.sha256(f"hisss-play:{seed}:{turn}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 class Match:
@@ -203,17 +193,14 @@ class Match:
         """The action the bot of the seat to move in ``snapshot`` chooses (``snapshot`` is a copy
         of the driver's state, so that this may run on another thread); in the hand variant the
         bot sees only that seat's view (:meth:`~hisss.bots.Bot.move`)."""
-        bot = self.bots[snapshot.to_move]
-        return bot.move(snapshot, random.Random(move_seed(self.game.seed, snapshot.turns)))
+        return next_decision(self.bots[snapshot.to_move], snapshot, self.game.seed)
 
     def hint(self, snapshot: State) -> Action:
         """What the strongest bot (``expert``, with its deterministic node budget) would play;
         in the hand variant it sees only the view of the seat to move."""
         if self._hint_bot is None:
             self._hint_bot = make_bot("expert", levels=False)
-        return self._hint_bot.move(
-            snapshot, random.Random(move_seed(self.game.seed, snapshot.turns))
-        )
+        return next_decision(self._hint_bot, snapshot, self.game.seed)
 
     # ------------------------------------------------------------------ undo
 
@@ -278,7 +265,6 @@ __all__ = [
     "BOT_PREFIX",
     "MAX_NAME",
     "Match",
-    "move_seed",
     "parse_players",
     "parse_seat",
 ]

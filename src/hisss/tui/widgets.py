@@ -254,7 +254,7 @@ class PlayersView(Widget):
         state = self.state
         # How many cards each seat holds (none in the classic game).
         hands = state.hand_sizes if state is not None else ()
-        title = self.catalog.text("players.title_hands" if hands else "players.title")
+        title = "\n".join(self._title_lines(self.size.width))
         text = Text(title, style="bold", no_wrap=True)
         if state is None or not self.names:
             return text
@@ -278,9 +278,26 @@ class PlayersView(Widget):
         text.overflow = "ellipsis"
         return text
 
+    def _title_lines(self, width: int) -> list[str]:
+        """The title folded between its headings (``·``) to fit ``width`` (a heading longer than
+        the width is cut): a title wrapped by the widget would push the last player out."""
+        hands = self.state is not None and self.state.hand_sizes
+        title = self.catalog.text("players.title_hands" if hands else "players.title")
+        headings = title.split(" · ")
+        lines = [""]
+        for number, heading in enumerate(headings, 1):
+            joined = f"{lines[-1]} · {heading}" if lines[-1] else heading
+            room = width - (0 if number == len(headings) else 2)  # for a " ·" at the line's end
+            if len(joined) <= room or not lines[-1]:
+                lines[-1] = joined
+            else:
+                lines[-1] += " ·"
+                lines.append(heading)
+        return [line if len(line) <= width else line[: max(1, width - 1)] + "…" for line in lines]
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """The title and a line per player."""
-        return 1 + len(self.names)
+        """The title's lines and a line per player."""
+        return len(self._title_lines(width)) + len(self.names)
 
 
 class BannerView(Widget):

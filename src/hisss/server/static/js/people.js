@@ -218,9 +218,20 @@ export function renderSeats({
 export function describeResult(result, names, { mine = [], device = false, seats = [] } = {}) {
   return {
     headline: resultHeadline(result.winners, names, { mine, device, seats }),
+    parts: headlineParts(result.winners, names, { mine, device, seats }),
     how: result.explanations[currentLanguage()] ?? result.explanation,
     tieBreak: result.tie_break,
   };
+}
+
+/** The headline of a result as its words and its names apart (`{ name }`), so that a page can
+ * set each name in a box of its own, cut to one line. */
+export function headlineParts(winnerSeats, names, options = {}) {
+  const marked = resultHeadline(winnerSeats, names.map((_, i) => `\u0001${i}\u0001`), options);
+  return marked
+    .split("\u0001")
+    .map((part, i) => (i % 2 ? { name: names[Number(part)] } : part))
+    .filter((part) => part !== "");
 }
 
 /** The headline of a result (the seats from 1 that won, the names of every seat), in words. */

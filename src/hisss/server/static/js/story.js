@@ -138,7 +138,13 @@ export function renderEnd(dialog, { st, code, mine, device = false, onRematch, o
   replace(
     dialog,
     h("div", { class: "end-confetti", "aria-hidden": "true" }),
-    h("h2", { id: "end-title" }, result.headline),
+    h(
+      "h2",
+      { id: "end-title", title: result.headline, "aria-label": result.headline },
+      ...result.parts.map((part) =>
+        typeof part === "string" ? part : h("span", { class: "end-name", dir: "auto" }, part.name),
+      ),
+    ),
 
     h("p", { class: "end-how", dataset: { tieBreak: result.tieBreak ? "yes" : "no" } }, result.how),
     h(

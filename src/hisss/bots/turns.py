@@ -1,0 +1,229 @@
+"""Bots' turns: the one loop that plays them and the one scheme that seeds their decisions.
+
+Every place a bot takes a turn (simulation, the terminal game, the server, the RL environments,
+the load generator) asks it through :func:`next_decision` (one decision) or :func:`bot_turns`
+(the loop over a game's draws and bots' turns), so a bot's choice is checked, and seeded, the same
+way everywhere.
+
+Seeding: the generator of every decision is :func:`decision_rng` of the game's seed and the turn
+(:attr:`hisss.core.State.turns`, the cards placed so far, the starter not counted), and of nothing
+else. So a game played again, loaded and finished, or rebuilt by a server after a restart makes
+the same choices, and a decision never depends on how much randomness another took. A game
+without a seed counts as seed 0. The generator is :class:`SplitMix`, the compiled kernel's
+splitmix64 in Python, started from the finaliser of the seed plus a step per turn.
+
+One caller passes a generator of its own instead (``rng``): the ``v1`` RL environment, whose
+draws and opponents' choices come from the game's one kernel stream, in the order the compiled
+batched environment (:mod:`hisss.kernel.batch`) takes them, so that both play the same games.
+
+>>> decision_rng(7, 3).random() == decision_rng(7, 3).random() != decision_rng(7, 4).random()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Protocol
+
+from hisss.bots.base import Bot
+from hisss.core import Action, IllegalActionError, State
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
+#: The step between the starting states of neighbouring turns: an odd constant far from any small
+#: multiple of the stream's own step, so the streams of different turns never run into each other.
+_TURN_STEP = 0xD1B54A32D192ED03
+
+
+def _finalise(z: int) -> int:
+    """The splitmix64 finaliser: a bijection of 64-bit integers that scatters every bit."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+class SplitMix(random.Random):
+    """The splitmix64 generator of the compiled kernel (:mod:`hisss.kernel.batch`), in Python:
+    a generator of seed ``s`` starts from the finaliser of ``s``; ``randrange(n)`` and
+    ``integers(n)`` are ``floor(u * n)`` for a 53-bit uniform ``u``, as the kernel draws them.
+    Every other method of :class:`random.Random` (``choice``, ``shuffle``, ``uniform``, ...)
+    works on top of :meth:`random` and :meth:`getrandbits`. Its state is one 64-bit integer, so
+    it is made and seeded far faster than a Mersenne Twister.
+
+    >>> rng = SplitMix(7)
+    >>> [rng.randrange(10) for _ in range(5)]
+    [5, 3, 9, 8, 6]
+    """
+
+    _state: int
+    gauss_next: float | None
+
+    def __init__(self, seed: int = 0) -> None:
+        self._state = _finalise(int(seed) & _MASK)
+        self.gauss_next = None
+
+    def seed(self, a: object = None, version: int = 2) -> None:
+        """Restart from the finaliser of ``a`` (an int; anything else leaves the state)."""
+        if isinstance(a, int):
+            self._state = _finalise(a & _MASK)
+
+    def getstate(self) -> tuple[int, float | None]:  # type: ignore[override]
+        """The state, for :meth:`setstate`."""
+        return (self._state, self.gauss_next)
+
+    def setstate(self, state: tuple[int, float | None]) -> None:  # type: ignore[override]
+        """Go back to a state of :meth:`getstate`."""
+        self._state, self.gauss_next = state
+
+    def _next(self) -> int:
+        self._state = state = (self._state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def random(self) -> float:
+        """A uniform float in [0, 1) of 53 bits."""
+        return (self._next() >> 11) * _UNIT
+
+    def getrandbits(self, k: int) -> int:
+        """``k`` random bits (at most 64)."""
+        if not 0 <= k <= 64:
+            raise ValueError("SplitMix gives at most 64 bits at a time")
+        return self._next() >> (64 - k) if k else 0
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        """``floor(u * n)`` below ``start`` (one argument), or in ``range(start, stop)``."""
+        if stop is None and start > 0:  # the bots' one-argument draw, inlined for speed
+            self._state = z = (self._state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            return int((((z ^ (z >> 31)) >> 11) * _UNIT) * start)
+        if stop is None:
+            start, stop = 0, start
+        n = stop - start
+        if step != 1 or n <= 0:
+            raise ValueError(f"SplitMix.randrange takes a non-empty range, not {start}, {stop}")
+        return start + int(self.random() * n)
+
+    def integers(self, n: int) -> int:
+        """As :meth:`randrange`: the numpy-style name :class:`hisss.rl.dealing.Dealer` calls."""
+        return self.randrange(n)
+
+
+def decision_rng(seed: int | None, turn: int) -> SplitMix:
+    """The generator of the bot decision on ``turn`` (:attr:`~hisss.core.State.turns`) of the
+    game of ``seed`` (``None`` counts as 0): a :class:`SplitMix` whose state starts at the
+    finaliser of the seed plus ``turn`` times an odd constant, so each turn of a game has a
+    stream of its own, and neighbouring seeds unrelated ones.
+
+    >>> decision_rng(None, 5).getstate() == decision_rng(0, 5).getstate()
+    True
+    """
+    rng = SplitMix()
+    rng._state = _turn_state(_finalise((seed or 0) & _MASK), turn)
+    return rng
+
+
+def _turn_state(base: int, turn: int) -> int:
+    return (base + turn * _TURN_STEP) & _MASK
+
+
+def decide(bot: Bot, state: State, rng: random.Random) -> Action:
+    """``bot``'s choice for the seat to move in ``state`` (:meth:`~hisss.bots.Bot.move`, which
+    in the hand variant shows the bot that seat's view only), drawn with ``rng``.
+
+    Raises :class:`~hisss.core.IllegalActionError`, naming the bot, when the bot returns an
+    action that is not legal.
+    """
+    action = bot.move(state, rng)
+    if action not in state.legal_actions():
+        raise _illegal(bot, state, action)
+    return action
+
+
+def _illegal(bot: Bot, state: State, action: Action) -> IllegalActionError:
+    return IllegalActionError(
+        action, state.describe(), f"bot {bot.name!r} chose an action that is not legal"
+    )
+
+
+def next_decision(bot: Bot, state: State, seed: int | None) -> Action:
+    """``bot``'s checked choice for the seat to move in ``state`` of the game of ``seed``, with
+    the turn's generator (:func:`decision_rng` of ``seed`` and ``state.turns``): the same
+    position of the same game gives the same choice, wherever and whenever it is asked."""
+    return decide(bot, state, decision_rng(seed, state.turns))
+
+
+class Table(Protocol):
+    """What :func:`bot_turns` drives: a position, its chance steps and its placements
+    (:class:`hisss.record.Game` is one; an RL environment wraps its position and dealer)."""
+
+    @property
+    def state(self) -> State:
+        """The position, changed in place by :meth:`draw` and :meth:`push`."""
+        ...
+
+    def draw(self) -> object:
+        """Take the chance step that is due (the starter, a deal, a draw)."""
+        ...
+
+    def push(self, action: Action) -> object:
+        """Place the drawn card as ``action``, a legal action."""
+        ...
+
+
+def bot_turns(
+    table: Table,
+    bots: Sequence[Bot | None] | Mapping[int, Bot],
+    seed: int | None,
+    *,
+    rng: random.Random | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> Iterator[tuple[int, Action, int]]:
+    """Play ``table`` on while a bot is to move: take each chance step that is due, and let the
+    bot of the seat to move (``bots[seat]``; ``None`` or a missing seat is not a bot's)
+    choose (:func:`next_decision` for ``seed``, or :func:`decide` with ``rng`` when one is given)
+    and place. Yields each turn once it is placed, as the seat (from 0), the action and the
+    number of legal actions it had, so the caller can count or show it.
+
+    Ends when the game is over, when a seat that is not a bot's is to place, or when ``stop``
+    says so before a chance step (a stacked deck shorter than the deck). Raises
+    :class:`~hisss.core.IllegalActionError` when a bot returns an action that is not legal.
+    """
+    state = table.state
+    seated = bots if isinstance(bots, Mapping) else dict(enumerate(bots))
+    own: SplitMix | None = None
+    if rng is None:
+        rng = own = SplitMix()
+    base = _finalise((seed or 0) & _MASK)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if stop is not None and stop():
+                return
+            table.draw()
+            continue
+        seat = state.to_move
+        bot = seated.get(seat)
+        if bot is None:
+            return
+        if own is not None:  # decision_rng(seed, turn)'s stream, without a new generator a turn
+            own._state = (base + state.turns * _TURN_STEP) & _MASK
+            own.gauss_next = None
+        legal = state.legal_actions()
+        action = bot.move(state, rng)
+        if action not in legal:
+            raise _illegal(bot, state, action)
+        table.push(action)
+        yield seat, action, len(legal)
+
+
+__all__ = [
+    "SplitMix",
+    "Table",
+    "bot_turns",
+    "decide",
+    "decision_rng",
+    "next_decision",
+]
