@@ -18,9 +18,9 @@ the splitmix64 finaliser of the game's seed (:func:`seed_state`), for its learni
 drawn) and its draws: a draw takes ``k`` below the cards left and walks the copies left in
 card-code order. :class:`hisss.bots.turns.SplitMix` is the same generator in Python, from which
 ``HisssEnv`` with the ``v1`` spaces deals and draws. A bot's decision draws on the generator of
-the game's seed and the turn, :func:`hisss.bots.turns.decision_rng` (the finaliser of the seed
-plus the turn times an odd constant), as every bot's turn does in Python: a choice among ``n``
-takes ``floor(u * n)`` and a forced move draws nothing, as the Python bots do. So the same seed
+the game's seed and the turn (:func:`hisss.bots.turns.decision_rng`: the finaliser of the seed
+plus the turn times an odd constant), as every bot's turn in Python does; a choice among ``n``
+takes ``floor(u * n)``, and a forced move draws nothing, as in the Python bots. So the same seed
 gives the same game.
 
 Compiled code is cached on disk as for :mod:`hisss.kernel.steps`, whose version this file names
