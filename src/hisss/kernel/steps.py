@@ -10,11 +10,15 @@ come out in the engine's order, numbered as ``State.legal_actions()`` numbers th
 caps by snake and end, then joins, then ``new``). A card is its code (0 to 28, as in
 :mod:`hisss.core.cards`).
 
-Randomness: each game owns a splitmix64 generator seeded with the game's seed. The deal is a
-Fisher-Yates shuffle of the deck; a choice among ``n`` actions takes ``floor(u * n)`` for a 53-bit
-uniform ``u``, and a forced move (or a single best greedy action) draws nothing, as with the
-engine's bots. The kernel's games are therefore not the engine's games for the same seed, but
-they follow the same distribution: every placement is drawn from the same legal set.
+Randomness: the deal is a Fisher-Yates shuffle of the deck drawn from the game's own splitmix64
+generator, whose state starts at the game's seed. Each bot decision draws from its own generator,
+:func:`hisss.bots.turns.decision_rng` of the game's seed and the turn (the cards placed so far,
+the starter not counted): the finaliser of the seed plus the turn times a fixed odd step. A choice
+among ``n`` actions takes ``floor(u * n)`` for a 53-bit uniform ``u``, and a forced move (or a
+single best greedy action) draws nothing, as with the engine's bots; so on the same cards the bots
+make exactly the choices :func:`hisss.bots.turns.next_decision` makes for that seed. The deal is
+not the engine's deal for the same seed (another shuffle), so the kernel's games differ from the
+engine's games of a seed, but follow the same distribution.
 
 A game is small compiled steps: :func:`moves` lists a turn's legal actions, a bot picks one,
 :func:`step` applies it and counts it, :func:`finish` scores the game; :func:`play_games` deals and
@@ -103,6 +107,9 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S11 = np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+#: The step between the starting states of neighbouring turns' generators
+#: (:func:`hisss.bots.turns.decision_rng`).
+_TURN_STEP = np.uint64(0xD1B54A32D192ED03)
 
 
 @_step
@@ -111,6 +118,15 @@ def _next(rng: Any) -> Any:
     s = rng[0] + _GOLDEN
     rng[0] = s
     z = (s ^ (s >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@_step
+def _finalise(seed: Any) -> Any:
+    """The splitmix64 finaliser of ``seed``: the base of a game's per-turn decision generators."""
+    z = np.uint64(seed)
+    z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
 
@@ -529,14 +545,19 @@ def _score(row: Any, players: int, scoring: int, target: int) -> None:
 # those counts inside the loops, which made the games twice as slow. This function allocates
 # nothing, so it needs none (numba refuses to compile an allocation here).
 @njit(cache=_CACHE, _nrt=False)  # type: ignore[call-overload, untyped-decorator]
-def _play(order: Any, game: Any, cards: Any, bots: Any, rng: Any, out: Any, arrays: Any) -> None:
+def _play(
+    order: Any, game: Any, cards: Any, bots: Any, base: Any, rng: Any, out: Any, arrays: Any
+) -> None:
     """Play one game of the cards ``order`` (starter first) between ``bots`` (one per seat);
-    figures to ``out`` (see :func:`step`), ``arrays`` from :func:`scratch`."""
+    figures to ``out`` (see :func:`step`), ``arrays`` from :func:`scratch`. The decision of turn
+    ``t`` (from 0) draws from ``rng[0]``, set to ``base + t * _TURN_STEP`` first (``base``: the
+    finaliser of the game's seed), :func:`hisss.bots.turns.decision_rng`'s generator."""
     size = begin(order, cards, arrays[0], out[0])
     claims = 0
     seat = 0
     for t in range(1, order.shape[0]):
         turn = moves(arrays, size, order[t], cards, game)
+        rng[0] = base + np.uint64(t - 1) * _TURN_STEP
         pick = _choose(rng, bots[seat], arrays, turn)
         size, claims, over = step(arrays, size, pick, turn, game, seat, out, claims)
         if over:
@@ -578,7 +599,9 @@ def play_games(
     deck: Any, seeds: Any, game: Any, cards: Any, bots: Any, rows: Any, seats: Any, lengths: Any
 ) -> None:
     """Deal and play one game per seed; figures to ``rows``, the claims' seats and lengths to
-    ``seats`` and ``lengths`` (one row each).
+    ``seats`` and ``lengths`` (one row each). A game's deal is shuffled with the generator whose
+    state starts at its seed; its bots' decisions draw from the per-turn generators of the seed
+    (see :func:`_play`).
 
     ``deck`` holds every card of the deck (copies repeated) in any fixed order; ``game`` is
     ``(players, forced, join_always, scoring, target)``, ``cards`` ``(card_kind, card_a,
@@ -590,4 +613,5 @@ def play_games(
     for g in range(seeds.shape[0]):
         rng[0] = seeds[g]
         _shuffle(order, deck, rng)
-        _play(order, game, cards, bots, rng, (rows[g], seats[g], lengths[g]), arrays)
+        base = _finalise(seeds[g])
+        _play(order, game, cards, bots, base, rng, (rows[g], seats[g], lengths[g]), arrays)
