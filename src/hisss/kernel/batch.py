@@ -79,7 +79,7 @@ from hisss.kernel.steps import _CACHE, K_MID, _below, scratch
 from hisss.kernel.tables import SCORING_CODE, card_arrays, game_tuple
 
 #: The SHA-256 of ``steps.py`` that this file's cached code was compiled against.
-STEPS_DIGEST = "f351dbb1b2b5257654245405a32632f725bff18fb9b5d7b4ab2b249dfbeb58f6"
+STEPS_DIGEST = "c2bdb79a306d36fa132b2da9ee720bc1891040cc5b0b2916640853dcfb9ef2b1"
 
 
 @njit(cache=_CACHE)
