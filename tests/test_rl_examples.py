@@ -191,6 +191,8 @@ def test_the_maskable_ppo_shaping_pays_the_change_of_the_pit_margin() -> None:
     (the learner's pit cards - the seats' mean) / deck size, read from the observation."""
     import random  # noqa: PLC0415
 
+    from gymnasium.spaces import Discrete  # noqa: PLC0415
+
     from hisss.core import RAINBOW, Rules  # noqa: PLC0415
     from hisss.record import Game, Seat  # noqa: PLC0415
     from hisss.rl.batched import BatchedHisssEnv  # noqa: PLC0415
@@ -204,7 +206,9 @@ def test_the_maskable_ppo_shaping_pays_the_change_of_the_pit_margin() -> None:
     env = BatchedHisssEnv(
         num_envs=32, players=3, rules=rules, seat="random", normalize=True, skip_forced=True
     )
-    head = script.Head(0, int(env.single_action_space.n))
+    space = env.single_action_space
+    assert isinstance(space, Discrete)
+    head = script.Head(0, int(space.n))
     venv = script.SB3Batched(env, head, 3, shaping=2.0)
     # The pit numbers the wrapper reads are the seats' pit cards, the observer's first.
     game = Game(rules, RAINBOW, [Seat.person(name) for name in ("Ala", "Ola", "Ela")], seed=5)
