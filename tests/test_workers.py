@@ -26,13 +26,14 @@ import pytest
 import ray
 from rich.console import Console
 from rich.progress import Progress
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from hisss.cli import app
 from hisss.cli.progress import RateColumn
 from hisss.core import ConfigError, get_rules
 from hisss.sim.executor import Backend, BackendKind, run_ordered
 from hisss.sim.results import header_line, open_results
+from support.cli import CliRunner
 from support.waiting import wait_until
 
 runner = CliRunner()
