@@ -21,7 +21,6 @@ import random
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from hisss.bots import make_bot
 from hisss.bots.features import claim_of
@@ -50,6 +49,7 @@ from hisss.sim.bench import fast_throughput
 from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts, row_result
 from hisss.sim.results import dumps
 from hisss.sim.stats import RunStats
+from support.cli import CliRunner
 
 runner = CliRunner()
 

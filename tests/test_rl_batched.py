@@ -170,9 +170,8 @@ def test_the_batched_kernel_names_the_steps_it_was_compiled_against() -> None:
 @pytest.mark.slow
 @pytest.mark.system
 def test_hisss_bench_measures_learner_steps() -> None:
-    from typer.testing import CliRunner  # noqa: PLC0415
-
     from hisss.cli.app import app  # noqa: PLC0415
+    from support.cli import CliRunner  # noqa: PLC0415
 
     result = CliRunner().invoke(app, ["bench", "-t", "0.2", "--learners", "--json"])
     assert result.exit_code == 0, result.output
