@@ -7,7 +7,11 @@ observations, forced placements skipped) against ``--opponent`` (random or greed
 ``--minutes`` of wall-clock time or ``--steps`` learner steps, whichever comes first. The policy's
 outputs are the ``v1`` action indices below ``--head`` and one "other" output for the decisions
 that have no legal index there (:class:`Head`): a narrower softmax trains several times faster
-than one over the whole space. The rollout buffer keeps the masks as booleans. The
+than one over the whole space. The rollout buffer keeps the masks as booleans. With
+``--shaping w`` every step that does not end a game also pays ``w`` times the change of the
+learner's pit margin (its pit cards less the seats' mean, over the deck size, as the
+observation shows them; the environments' ``shaping`` option pays the same): taking cards pays
+at once, and so does leaving the others none to take. The
 evaluation plays ``--deals`` random deals once from each seat with ``hisss.rl.HisssEnv`` (the
 same spaces) against each reference bot, the policy taking its most probable legal action, and
 prints the win share with a 95% interval over deals. Run ``python examples/train_maskable_ppo.py
@@ -82,24 +86,46 @@ class SB3Batched(VecEnv):
     as stable-baselines3 expects; final observations are not kept: the rewards come at the end
     and no game is cut short), its actions the outputs of ``head``."""
 
-    def __init__(self, env: BatchedHisssEnv, head: Head) -> None:
+    def __init__(
+        self, env: BatchedHisssEnv, head: Head, players: int, shaping: float = 0.0
+    ) -> None:
         super().__init__(env.num_envs, env.single_observation_space, head.space)
         self.env = env
         self.head = head
+        self.shaping = shaping
+        layout = env.space.layout
+        seats = layout.parts["seats"]
+        width = (seats.stop - seats.start) // players
+        #: Where each seat's pit cards lie in an observation, the learner's first.
+        self._pits = np.arange(seats.start, seats.stop, width)
+        self._potential = np.zeros(env.num_envs, dtype=np.float32)
         self._actions = np.zeros(env.num_envs, dtype=np.int64)
         self._no_info: list[dict[str, Any]] = [{} for _ in range(env.num_envs)]
         self._seed: int | None = None
 
     def reset(self) -> Any:
         obs, _ = self.env.reset(seed=self._seed)
+        self._potential = self.potential(obs)
         return obs.copy()
+
+    def potential(self, obs: Any) -> Any:
+        """The learner's pit cards less the seats' mean, over the deck size (normalised
+        observations), of each game."""
+        pits = obs[:, self._pits]
+        return pits[:, 0] - pits.mean(axis=1)
 
     def step_async(self, actions: Any) -> None:
         self._actions[:] = self.head.actions(np.asarray(actions), self.env.action_masks())
 
     def step_wait(self) -> Any:
         obs, reward, done, _, _ = self.env.step(self._actions)
-        return obs.copy(), reward.copy(), done.copy(), self._no_info
+        reward = reward.copy()
+        potential = self.potential(obs)
+        if self.shaping:
+            # A game that ended shows the next game's first observation: no shaping there.
+            reward += np.where(done, 0.0, self.shaping * (potential - self._potential))
+        self._potential = potential
+        return obs.copy(), reward, done.copy(), self._no_info
 
     def action_masks(self) -> Any:
         return self.head.masks(self.env.action_masks())
@@ -165,6 +191,15 @@ def main(argv: list[str] | None = None) -> None:
         help="policy outputs: v1 indices below this and 'other' (default 2048; 0: all)",
     )
     parser.add_argument("--epochs", type=int, default=4, help="epochs per rollout (default 4)")
+    parser.add_argument(
+        "--shaping",
+        type=float,
+        default=0.0,
+        help="reward per change of (own pit cards - mean) / deck size (default 0: none)",
+    )
+    parser.add_argument("--ent", type=float, default=0.01, help="entropy weight (default 0.01)")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate (default 3e-4)")
+    parser.add_argument("--net", default="128,128", help="hidden layers (default 128,128)")
     parser.add_argument("--deals", type=int, default=200, help="evaluation deals (default 200)")
     parser.add_argument(
         "--against", default="random,greedy,careful", help="evaluation bots (comma-separated)"
@@ -190,7 +225,7 @@ def main(argv: list[str] | None = None) -> None:
         **options,
     )
     head = Head(args.head, int(cast(spaces.Discrete, batched.single_action_space).n))
-    venv = SB3Batched(batched, head)
+    venv = SB3Batched(batched, head, args.players, args.shaping)
     venv.seed(args.seed)
     model = (
         MaskablePPO.load(args.load, env=venv, device="cpu")
@@ -201,10 +236,10 @@ def main(argv: list[str] | None = None) -> None:
             n_steps=args.n_steps,
             batch_size=min(4096, args.envs * args.n_steps),
             n_epochs=args.epochs,
-            learning_rate=3e-4,
+            learning_rate=args.lr,
             gamma=1.0,
-            ent_coef=0.01,
-            policy_kwargs={"net_arch": [128, 128]},
+            ent_coef=args.ent,
+            policy_kwargs={"net_arch": [int(w) for w in args.net.split(",")]},
             seed=args.seed,
             device="cpu",
             verbose=0,

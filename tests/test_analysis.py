@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from hisss.cli import app
 from hisss.core import ConfigError
 from hisss.sim.analysis import analyze as run_analyze
 from hisss.sim.analysis import summarize_files
+from support.cli import CliRunner
 
 runner = CliRunner()
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from typer.testing import CliRunner
 
 from hisss.cli import app
 from hisss.record import GameRecord, replay
 from hisss.server import ErrorCode, Settings, create_app
+from support.cli import CliRunner
 from support.web import answer_when, play_out
 
 ROOT = Path(__file__).resolve().parent.parent

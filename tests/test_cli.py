@@ -16,7 +16,7 @@ import pytest
 import typer
 from typer.core import TyperCommand, TyperGroup, TyperOption
 from typer.models import OptionInfo
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from hisss import __version__
 from hisss.cli import app
@@ -37,6 +37,7 @@ from hisss.core import get_rules
 from hisss.i18n import explain_result, get_catalog
 from hisss.record import load_record, replay
 from hisss.sim.stats import CORE_STATS
+from support.cli import CliRunner
 
 runner = CliRunner()
 

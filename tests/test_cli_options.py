@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import typer
 from typer.core import TyperCommand, TyperGroup, TyperOption
-from typer.testing import CliRunner
 
 from hisss.cli import app
+from support.cli import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "docs" / "decks"

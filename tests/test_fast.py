@@ -7,8 +7,9 @@ the number of legal actions, the most cards one action takes and the number of a
 chooses among, then the result, the claims and what was left on the table: a subtle rule bug
 cannot hide in statistical noise there. The statistical one compares every statistic of
 ``hisss simulate --json`` between the engine and the kernel, for random and greedy bots, within
-standard errors. Beside them, the bots' games in the kernel for fixed seeds must stay exactly the
-same from one version to the next.
+standard errors. Beside them, the kernel's bots must make, on each fast game's deal, the very
+choices ``next_decision`` makes in the engine for the game's seed and turn, and the bots' games in
+the kernel for fixed seeds must stay exactly the same from one version to the next.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import random
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
+from hisss.bots import make_bot
 from hisss.bots.features import claim_of
+from hisss.bots.turns import SplitMix, next_decision
 from hisss.cli import app
 from hisss.core import (
     ALL_PAIRS,
@@ -39,12 +41,15 @@ from hisss.core import (
     new_game,
     parse_card,
 )
+from hisss.core.cards import card_from_code
+from hisss.kernel.steps import COL_TABLE_CARDS, COL_TABLE_SNAKES, COL_TURNS
 from hisss.sim import SimulationReport, simulate
 from hisss.sim.batch import Engine, SimSpec, fast_lines, fast_stats, play_chunk
 from hisss.sim.bench import fast_throughput
-from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts
+from hisss.sim.fast import FastSpec, fast_game_seed, play_fast, replay_counts, row_result
 from hisss.sim.results import dumps
 from hisss.sim.stats import RunStats
+from support.cli import CliRunner
 
 runner = CliRunner()
 
@@ -174,6 +179,65 @@ def test_greedy_beats_random_in_the_kernel() -> None:
     assert (report.stats["seat1_win_rate"].mean or 0.0) > 0.6
 
 
+def _kernel_deal(deck: Deck, seed: int) -> list[Card]:
+    """The deal of the kernel's game of ``seed``: its Fisher-Yates shuffle of the deck, drawn
+    from the splitmix64 generator whose state starts at the seed (``steps._shuffle``)."""
+    order = [c.code for c in deck.cards()]
+    rng = SplitMix()
+    rng.setstate((seed, None))
+    for k in range(len(order) - 1, 0, -1):
+        j = rng.randrange(k + 1)
+        order[k], order[j] = order[j], order[k]
+    return [card_from_code(code) for code in order]
+
+
+FAST_BOT_TABLES = [
+    (2, get_rules("classic"), RAINBOW, ("random", "greedy")),
+    (3, get_rules("pl"), ALL_PAIRS, ("greedy", "random", "greedy")),
+    (4, get_rules("pl"), DOUBLE, ("greedy", "greedy", "random", "random")),
+    (2, Rules(forced_placement=False), RAINBOW, ("greedy", "random")),
+    (3, Rules(scoring=Scoring.FIRST_TO, target=12), RAINBOW, ("greedy", "greedy", "greedy")),
+]
+
+
+@pytest.mark.parametrize(("players", "rules", "deck", "bots"), FAST_BOT_TABLES)
+def test_fast_bots_make_the_engines_decisions(
+    players: int, rules: Rules, deck: Deck, bots: tuple[str, ...]
+) -> None:
+    # Each fast game's deal, played in the engine with every choice from next_decision for the
+    # game's seed and turn, ends exactly as the kernel's game: same result, claims, turns and
+    # choices seen (one different choice changes the table, and so, almost surely, the figures).
+    games = play_fast(FastSpec(players, rules, deck, bots), 5, 1, 60)
+    seated = [make_bot(name) for name in bots]
+    chose = 0
+    for g, seed in enumerate(int(s) for s in games.seeds):
+        state = new_game(players, rules, deck)
+        for card in _kernel_deal(deck, seed):
+            if state.is_terminal():
+                break
+            state.draw(card)
+            if state.drawn is None:
+                continue
+            seat = state.current_player
+            assert seat is not None
+            chose += len(state.legal_actions()) > 1
+            state.push(next_decision(seated[seat], state, seed))
+        row = games.rows[g].tolist()
+        where = (players, bots, g + 1, seed)
+        assert row_result(row, players) == state.result(), where
+        assert row[COL_TURNS] == state.turns, where
+        assert (row[COL_TABLE_SNAKES], row[COL_TABLE_CARDS]) == (
+            len(state.table),
+            sum(s.length for s in state.table),
+        ), where
+        seats, lengths = games.claim_seat[g].tolist(), games.claim_len[g].tolist()
+        claims = list(zip(seats, lengths, strict=True))
+        for seat in range(players):
+            mine = [n for s, n in claims if s == seat and n]
+            assert mine == [s.length for s in state.pits[seat]], where
+    assert chose > 60 * 10
+
+
 def test_fast_games_depend_only_on_seed_and_number() -> None:
     spec = FastSpec(3, get_rules("pl"), RAINBOW, ("random", "greedy", "random"))
     whole = play_fast(spec, 9, 1, 50)
@@ -190,21 +254,21 @@ def test_fast_games_depend_only_on_seed_and_number() -> None:
             get_rules("classic"),
             RAINBOW,
             ("random", "greedy"),
-            "fe06b4e2f6cf2f2a405c3179cf972ddc",
+            "0bc038046a8b40f67fda8fd39d7fbfb0",
         ),
         (
             4,
             get_rules("pl"),
             DOUBLE,
             ("greedy", "random", "random", "greedy"),
-            "725e7776ad02f63a495b8e52dd8cb99f",
+            "5dc0aa9e13eef378e6e6cb83208f7334",
         ),
         (
             3,
             Rules(scoring=Scoring.FIRST_TO, target=12),
             ALL_PAIRS,
             ("greedy", "greedy", "random"),
-            "ca45775bdba1ec7cbb4392a425788158",
+            "9655acd006bfe882b7b2977c74328d9f",
         ),
     ],
 )

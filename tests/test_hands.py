@@ -11,7 +11,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from hisss.bots import BOT_NAMES, make_bot, make_bots
 from hisss.bots.hand import (
@@ -42,6 +41,7 @@ from hisss.core.errors import NotationError
 from hisss.record import Game, GameRecord, ReplayError, Seat, replay, replay_game
 from hisss.sim.play import play_game
 from support import oracle
+from support.cli import CliRunner
 
 K2 = Rules(hand_size=2)
 K3 = Rules(hand_size=3)

@@ -320,9 +320,8 @@ def test_the_web_forms_take_emoji_and_refuse_hidden_characters(make: Client) -> 
 def test_uploads_and_replay_refuse_hidden_characters_and_print_none(
     make: Client, tmp_path: Path
 ) -> None:
-    from typer.testing import CliRunner  # noqa: PLC0415
-
     from hisss.cli import app  # noqa: PLC0415
+    from support.cli import CliRunner  # noqa: PLC0415
 
     client = make(http_burst=100)
     data = json.loads(GOLDEN_GAME.read_text(encoding="utf-8"))

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from hisss.cli import app
 from hisss.loadgen.client import Table
@@ -25,6 +24,7 @@ from hisss.loadgen.loadtest import (
 from hisss.loadgen.servers import LoadTestError, LocalServer, split_cpus
 from hisss.record import Seat
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
+from support.cli import CliRunner
 from support.server_process import ServerProcess
 
 

@@ -11,13 +11,12 @@ import re
 import subprocess
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from hisss.cli import app
 from hisss.record import Seat
 from hisss.server import Settings
 from hisss.storage import EntryKind, GameStatus, LogEntry, NewGame, Store
 from support import pg
+from support.cli import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")

@@ -16,7 +16,6 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import pytest
-from typer.testing import CliRunner
 
 from hisss.cli import app
 from hisss.core import (
@@ -52,6 +51,7 @@ from hisss.record import (
 from hisss.record.files import size_text
 from hisss.record.schema import RulesModel, record_schema, record_schema_text
 from hisss.tui.match import Match, parse_players
+from support.cli import CliRunner
 
 GOLDEN = Path(__file__).parent / "golden"
 

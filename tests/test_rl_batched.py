@@ -17,6 +17,7 @@ from hisss.bots.turns import SplitMix
 from hisss.core import ConfigError, IllegalActionError, Rules
 from hisss.rl import HisssEnv
 from hisss.rl.batched import BatchedHisssEnv
+from support.engine_games import EngineGame
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 2, "opponents": "random"},
@@ -79,6 +80,43 @@ def test_the_same_games_as_the_single_environment(config: dict[str, Any]) -> Non
 
 @pytest.mark.slow
 @pytest.mark.system
+@pytest.mark.parametrize("config", [CONFIGS[1], CONFIGS[2], CONFIGS[3]], ids=[1, 2, 3])
+def test_the_kernels_bots_make_the_single_steps_decisions(config: dict[str, Any]) -> None:
+    # The kernel's random and greedy bots draw on decision_rng(seed, turn) as the Python bots
+    # do: each game, rebuilt in the engine with next_decision(bot, state, seed) for every
+    # opponent's move, gives the kernel's observations, masks and rewards at every decision.
+    n = 4
+    batched = BatchedHisssEnv(num_envs=n, copy=True, **config)
+    obs, infos = batched.reset(seed=70)
+    seat = config.get("seat", 0)
+
+    def rebuilt(seed: int) -> EngineGame:
+        return EngineGame(
+            seed, batched.players, batched.rules, batched.deck, seat, batched.opponents
+        )
+
+    engines = [rebuilt(70 + g) for g in range(n)]
+    pick = np.random.default_rng(2)
+    moves = ends = 0
+    for _ in range(120):
+        for g, engine in enumerate(engines):
+            assert batched.seats[g] == engine.seat
+            np.testing.assert_array_equal(obs[g], engine.observation(), err_msg=f"game {g}")
+            assert np.flatnonzero(infos["action_mask"][g]).tolist() == engine.legal()
+        actions = np.array([pick.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, reward, done, _, infos = batched.step(actions)
+        for g, engine in enumerate(engines):
+            assert float(reward[g]) == pytest.approx(engine.step(int(actions[g])))
+            assert bool(done[g]) == engine.state.is_terminal()
+            if done[g]:
+                ends += 1
+                moves += len(engine.moves)
+                engines[g] = rebuilt(int(batched.game_seeds[g]))
+    assert ends >= 4 and moves > 100
+
+
+@pytest.mark.slow
+@pytest.mark.system
 def test_random_actions_and_illegal_ones() -> None:
     batched = BatchedHisssEnv(num_envs=64, opponents="greedy")
     batched.reset(seed=3)
@@ -132,9 +170,8 @@ def test_the_batched_kernel_names_the_steps_it_was_compiled_against() -> None:
 @pytest.mark.slow
 @pytest.mark.system
 def test_hisss_bench_measures_learner_steps() -> None:
-    from typer.testing import CliRunner  # noqa: PLC0415
-
     from hisss.cli.app import app  # noqa: PLC0415
+    from support.cli import CliRunner  # noqa: PLC0415
 
     result = CliRunner().invoke(app, ["bench", "-t", "0.2", "--learners", "--json"])
     assert result.exit_code == 0, result.output

@@ -186,6 +186,64 @@ def test_the_maskable_ppo_head_keeps_a_legal_output_for_every_decision() -> None
         env.step(actions)
 
 
+def test_the_maskable_ppo_shaping_pays_the_change_of_the_pit_margin() -> None:
+    """``--shaping w``: each step that does not end a game also pays ``w`` times the change of
+    (the learner's pit cards - the seats' mean) / deck size, read from the observation."""
+    import random  # noqa: PLC0415
+
+    from gymnasium.spaces import Discrete  # noqa: PLC0415
+
+    from hisss.core import RAINBOW, Rules  # noqa: PLC0415
+    from hisss.record import Game, Seat  # noqa: PLC0415
+    from hisss.rl.batched import BatchedHisssEnv  # noqa: PLC0415
+
+    path = EXAMPLES / "train_maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_maskable_ppo", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rules = Rules(hand_size=3)
+    env = BatchedHisssEnv(
+        num_envs=32, players=3, rules=rules, seat="random", normalize=True, skip_forced=True
+    )
+    space = env.single_action_space
+    assert isinstance(space, Discrete)
+    head = script.Head(0, int(space.n))
+    venv = script.SB3Batched(env, head, 3, shaping=2.0)
+    # The pit numbers the wrapper reads are the seats' pit cards, the observer's first.
+    game = Game(rules, RAINBOW, [Seat.person(name) for name in ("Ala", "Ola", "Ela")], seed=5)
+    rng = random.Random(5)
+    while not (game.state.pit_cards(1) and game.state.pit_cards(2)):
+        legal = game.legal_actions()
+        if legal:
+            game.push(rng.choice(legal))
+        else:
+            game.draw()
+    obs = env.space.encode(game.state, 1)[None, :]
+    size = RAINBOW.size
+    cards = [game.state.pit_cards(s) for s in (1, 2, 0)]
+    assert np.allclose(obs[0, venv._pits] * size, cards)
+    assert np.isclose(venv.potential(obs)[0], (cards[0] - sum(cards) / 3) / size)
+    venv.seed(11)
+    before = venv.potential(venv.reset())
+    plain = BatchedHisssEnv(
+        num_envs=32, players=3, rules=rules, seat="random", normalize=True, skip_forced=True
+    )
+    plain.reset(seed=11)
+    paid = 0
+    for _ in range(60):
+        actions = np.array([int(np.flatnonzero(row)[0]) for row in venv.action_masks()])
+        venv.step_async(actions)
+        obs, reward, done, _ = venv.step_wait()
+        _, terminal, _, _, _ = plain.step(actions)
+        after = venv.potential(obs)
+        expected = terminal + np.where(done, 0.0, 2.0 * (after - before))
+        assert np.allclose(reward, expected)
+        paid += int(np.count_nonzero(reward[~done]))
+        before = after
+    assert paid > 0
+
+
 @pytest.mark.system  # starts a Python process of its own
 def test_example_scripts_have_help() -> None:
     for script in ("openspiel_mcts.py", "train_agent.py", "openspiel_cfr.py"):

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 from websockets.sync.client import connect
 
 from hisss.cli import app
@@ -27,6 +26,7 @@ from hisss.server.redis_hub import RedisHub
 from hisss.server.setup import build_spec
 from hisss.storage import GameStatus, Store
 from support import pg, redis_server
+from support.cli import CliRunner
 from support.server_process import ServerProcess
 from support.waiting import wait_until_async
 from support.web import follow_log, settled

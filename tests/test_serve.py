@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 from websockets.sync.client import ClientConnection, connect
 
 from hisss.cli import app
 from hisss.record import GameRecord, replay
 from hisss.server.setup import token_hash
+from support.cli import CliRunner
 from support.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from hisss.bots import Bot
 from hisss.bots import registry as bots_module
@@ -51,6 +51,7 @@ from hisss.sim.tournament import (
     play_deal,
     seatings,
 )
+from support.cli import CliRunner
 
 CLASSIC = get_rules("classic")
 runner = CliRunner()

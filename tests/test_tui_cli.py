@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from hisss.cli import app
 from hisss.core import RAINBOW, Rules
 from hisss.record import load_record, save_record
 from hisss.tui import DEFAULT_DELAY, Match, parse_players
 from hisss.tui.saving import autosave_path
+from support.cli import CliRunner
 from support.tui import played as played_turns
 
 runner = CliRunner()

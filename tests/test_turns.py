@@ -7,14 +7,18 @@ from __future__ import annotations
 import ast
 import random
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from hisss.bots import Bot, make_bot, make_bots
-from hisss.bots.turns import SplitMix, bot_turns, decision_rng, next_decision
+from hisss.bots.turns import bot_turns, decision_rng, next_decision
 from hisss.core import RAINBOW, Action, IllegalActionError, Rules, State, deal, parse_action
 from hisss.record import Game, Seat
+from hisss.rl import HisssEnv
 from hisss.sim.play import play_game
+from support.engine_games import EngineGame
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hisss"
 
@@ -136,17 +140,6 @@ def test_the_loop_stops_where_no_bot_plays() -> None:
     assert game.state.to_move == 1 and game.state.drawn is not None
 
 
-def test_a_given_generator_replaces_the_turns_own() -> None:
-    order = deal(RAINBOW, random.Random(3))
-    bots = make_bots("random", 2)
-
-    def play(rng: random.Random | None) -> list[Action]:
-        game = Game(Rules(), RAINBOW, [Seat.bot("random", "random")] * 2, seed=3, cards=order)
-        return [action for _, action, _ in bot_turns(game, bots, 3, rng=rng)]
-
-    assert play(SplitMix(1)) == play(SplitMix(1)) != play(None)
-
-
 def test_an_illegal_choice_names_the_bot_and_changes_nothing() -> None:
     class Cheat(Bot):
         name = "cheat"
@@ -168,3 +161,39 @@ def test_a_simulated_game_is_its_seeds() -> None:
     two = play_game(Rules(), RAINBOW, bots, random.Random(6), seed=6)
     other = play_game(Rules(), RAINBOW, bots, random.Random(6), seed=7)  # the same deal
     assert one == two and one.choices[:1] == other.choices[:1] and one != other
+
+
+#: Settings of the v1 environment whose bot opponents are checked move by move.
+V1_SETTINGS: list[dict[str, Any]] = [
+    {"players": 3, "opponents": ["greedy", "random"], "seat": 1},
+    {"players": 2, "rules": Rules(hand_size=3), "opponents": ["greedy"], "seat": 0},
+    {"players": 3, "rules": Rules(hand_size=2), "opponents": ["random"] * 2, "seat": "random"},
+]
+
+
+@pytest.mark.parametrize("settings", V1_SETTINGS, ids=range(len(V1_SETTINGS)))
+def test_the_v1_environments_bots_make_the_single_steps_decisions(
+    settings: dict[str, Any],
+) -> None:
+    # The v1 environment's opponents play through the loop, seeded per turn by the game seed
+    # alone: the same game rebuilt in the engine with next_decision for every opponent's move
+    # gives the same observations, masks and rewards at every decision.
+    env = HisssEnv(space="v1", **settings)
+    players = settings["players"]
+    rules = settings.get("rules", Rules())
+    pick = random.Random(5)
+    moves = 0
+    for seed in (11, 12, 13):
+        obs, info = env.reset(seed=seed)
+        engine = EngineGame(seed, players, rules, RAINBOW, settings["seat"], settings["opponents"])
+        assert env.seat == engine.seat
+        done = False
+        while not done:
+            np.testing.assert_array_equal(obs, engine.observation())
+            assert sorted(info["legal_actions"]) == engine.legal()
+            index = pick.choice(engine.legal())
+            obs, reward, done, _, info = env.step(index)
+            assert reward == pytest.approx(engine.step(index))
+        assert engine.state.is_terminal()
+        moves += len(engine.moves)
+    assert moves > 60

@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import ray
 from rich.console import Console
 from rich.progress import Progress
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from hisss.cli import app
 from hisss.cli.progress import RateColumn
 from hisss.core import ConfigError, get_rules
 from hisss.sim.executor import Backend, BackendKind, run_ordered
 from hisss.sim.results import header_line, open_results
+from support.cli import CliRunner
 from support.waiting import wait_until
 
 runner = CliRunner()
@@ -43,6 +43,8 @@ RAY_ENV = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
 @pytest.fixture(scope="module")
 def ray_local() -> Iterator[None]:
     """A local Ray instance with 2 CPUs for the module; the commands find it and leave it up."""
+    import ray  # noqa: PLC0415 - only the tests that start Ray pay for its import
+
     temp = tempfile.mkdtemp(prefix="hisss-ray-")
     env = {**RAY_ENV, "RAY_TMPDIR": temp}
     saved = {k: os.environ.get(k) for k in env}

@@ -4,6 +4,8 @@
 module imports them as ``from support import pg`` or ``from support.web import hello``:
 
 * ``browser``: a ``hisss serve`` and the system's Chromium for the browser tests (a plugin module);
+* ``engine_games``: a game of the ``v1`` learning environments rebuilt in the engine, its
+  opponents' moves from the bots' single step (``next_decision``);
 * ``markers``: the markers of tests that start something, and the check that they carry them;
 * ``oracle``: a naive second implementation of where a card may go;
 * ``pg``, ``redis_server``: throw-away PostgreSQL and Redis servers;

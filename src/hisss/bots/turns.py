@@ -3,7 +3,8 @@
 Every place a bot takes a turn (simulation, the terminal game, the server, the RL environments,
 the load generator) asks it through :func:`next_decision` (one decision) or :func:`bot_turns`
 (the loop over a game's draws and bots' turns), so a bot's choice is checked, and seeded, the same
-way everywhere.
+way everywhere; the compiled batched environment (:mod:`hisss.kernel.batch`) seeds its ``random``
+and ``greedy`` bots' choices the same way, and so makes the same ones.
 
 Seeding: the generator of every decision is :func:`decision_rng` of the game's seed and the turn
 (:attr:`hisss.core.State.turns`, the cards placed so far, the starter not counted), and of nothing
@@ -11,10 +12,6 @@ else. So a game played again, loaded and finished, or rebuilt by a server after 
 the same choices, and a decision never depends on how much randomness another took. A game
 without a seed counts as seed 0. The generator is :class:`SplitMix`, the compiled kernel's
 splitmix64 in Python, started from the finaliser of the seed plus a step per turn.
-
-One caller passes a generator of its own instead (``rng``): the ``v1`` RL environment, whose
-draws and opponents' choices come from the game's one kernel stream, in the order the compiled
-batched environment (:mod:`hisss.kernel.batch`) takes them, so that both play the same games.
 
 >>> decision_rng(7, 3).random() == decision_rng(7, 3).random() != decision_rng(7, 4).random()
 True
@@ -179,14 +176,13 @@ def bot_turns(
     bots: Sequence[Bot | None] | Mapping[int, Bot],
     seed: int | None,
     *,
-    rng: random.Random | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> Iterator[tuple[int, Action, int]]:
     """Play ``table`` on while a bot is to move: take each chance step that is due, and let the
     bot of the seat to move (``bots[seat]``; ``None`` or a missing seat is not a bot's)
-    choose (:func:`next_decision` for ``seed``, or :func:`decide` with ``rng`` when one is given)
-    and place. Yields each turn once it is placed, as the seat (from 0), the action and the
-    number of legal actions it had, so the caller can count or show it.
+    choose (:func:`next_decision` for ``seed``) and place. Yields each turn once it is placed,
+    as the seat (from 0), the action and the number of legal actions it had, so the caller can
+    count or show it.
 
     Ends when the game is over, when a seat that is not a bot's is to place, or when ``stop``
     says so before a chance step (a stacked deck shorter than the deck). Raises
@@ -194,9 +190,7 @@ def bot_turns(
     """
     state = table.state
     seated = bots if isinstance(bots, Mapping) else dict(enumerate(bots))
-    own: SplitMix | None = None
-    if rng is None:
-        rng = own = SplitMix()
+    rng = SplitMix()
     base = _finalise((seed or 0) & _MASK)
     while not state.is_terminal():
         if state.is_chance_node():
@@ -208,9 +202,9 @@ def bot_turns(
         bot = seated.get(seat)
         if bot is None:
             return
-        if own is not None:  # decision_rng(seed, turn)'s stream, without a new generator a turn
-            own._state = (base + state.turns * _TURN_STEP) & _MASK
-            own.gauss_next = None
+        # decision_rng(seed, turn)'s stream, without a new generator a turn
+        rng._state = (base + state.turns * _TURN_STEP) & _MASK
+        rng.gauss_next = None
         legal = state.legal_actions()
         action = bot.move(state, rng)
         if action not in legal:

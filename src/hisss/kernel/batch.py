@@ -14,11 +14,14 @@ and the observation, optionally normalised, are computed here as the Python side
 and a test compares whole games with :class:`hisss.rl.HisssEnv` for the same seeds.
 
 Randomness: each game owns a splitmix64 generator (:func:`hisss.kernel.steps._next`), seeded by
-the splitmix64 finaliser of the game's seed (:func:`seed_state`). A draw takes ``k`` below the
-cards left and walks the copies left in card-code order; a bot's choice among ``n`` takes
-``floor(u * n)``; a forced move draws nothing. :class:`hisss.bots.turns.SplitMix` is the same
-generator in Python, which ``HisssEnv`` uses with the ``v1`` spaces, so the same seed gives the
-same game.
+the splitmix64 finaliser of the game's seed (:func:`seed_state`), for its learning seat (when
+drawn) and its draws: a draw takes ``k`` below the cards left and walks the copies left in
+card-code order. :class:`hisss.bots.turns.SplitMix` is the same generator in Python, from which
+``HisssEnv`` with the ``v1`` spaces deals and draws. A bot's decision draws on the generator of
+the game's seed and the turn (:func:`hisss.bots.turns.decision_rng`: the finaliser of the seed
+plus the turn times an odd constant), as every bot's turn in Python does; a choice among ``n``
+takes ``floor(u * n)``, and a forced move draws nothing, as in the Python bots. So the same seed
+gives the same game.
 
 Compiled code is cached on disk as for :mod:`hisss.kernel.steps`, whose version this file names
 in :data:`STEPS_DIGEST` (a test keeps it true).
@@ -62,10 +65,12 @@ from hisss.kernel.batch_rules import (
     MAX_ACTIONS,
     MAX_BOT_ACTIONS,
     RANDOM_SEAT,
+    RNG_FIELDS,
     _advance,
     _part,
     _play_turn,
     _reward,
+    _seed_row,
     _start,
     _winners,
     seed_state,
@@ -74,7 +79,7 @@ from hisss.kernel.steps import _CACHE, K_MID, _below, scratch
 from hisss.kernel.tables import SCORING_CODE, card_arrays, game_tuple
 
 #: The SHA-256 of ``steps.py`` that this file's cached code was compiled against.
-STEPS_DIGEST = "67e59e84afc8b556ff5bf1584c26fc454aae0c5c6d79bc78d9952e4ba19a7948"
+STEPS_DIGEST = "c2bdb79a306d36fa132b2da9ee720bc1891040cc5b0b2916640853dcfb9ef2b1"
 
 
 @njit(cache=_CACHE)
@@ -108,7 +113,7 @@ def batch_reset(seeds: Any, games: Any, setup: Any, scale: Any, state: Any, out:
     conf = setup[0]
     for k in range(games.shape[0]):
         g = games[k]
-        rng[g, 0] = seed_state(seeds[g])
+        _seed_row(rng[g], seeds[g])
         _set_mask(mask[g], acts[g], info[g, I_NACT], 0)
         info[g, I_NACT] = 0
         _deal_to_decision(g, setup, state)
@@ -179,7 +184,7 @@ def _step_game(
         reward[g] = _reward(winners, conf[C_PLAYERS], seat)
         done[g] = True
         seeds[g] += actions.shape[0]
-        rng[g, 0] = seed_state(seeds[g])
+        _seed_row(rng[g], seeds[g])
         _deal_to_decision(g, setup, state)
         info[g, I_WINNERS] = winners  # kept past the new deal, for the infos
     else:
@@ -281,7 +286,7 @@ class BatchedGames:
         width = 4 * deck.size + 4
         work, pairs = scratch(deck.size)
         self.state = (
-            np.zeros((num, 1), dtype=np.uint64),  # rng
+            np.zeros((num, RNG_FIELDS), dtype=np.uint64),  # rng (see R_GAME)
             np.zeros((num, INFO_FIELDS), dtype=np.int64),  # info
             np.zeros((num, work.shape[0], width), dtype=np.int64),  # work (tables)
             np.zeros((num, CARD_KINDS), dtype=np.int64),  # remaining

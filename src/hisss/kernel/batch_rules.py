@@ -46,7 +46,7 @@ from hisss.kernel.steps import (
 )
 
 #: The SHA-256 of ``steps.py`` that this file's cached code was compiled against.
-STEPS_DIGEST = "67e59e84afc8b556ff5bf1584c26fc454aae0c5c6d79bc78d9952e4ba19a7948"
+STEPS_DIGEST = "c2bdb79a306d36fa132b2da9ee720bc1891040cc5b0b2916640853dcfb9ef2b1"
 
 _inline = njit(cache=_CACHE, inline="always")
 #: The larger pieces, compiled once each and called (inlining them all into the two entry
@@ -112,6 +112,15 @@ CONF_FIELDS = 15
 RANDOM_SEAT = -1
 
 
+#: Columns of a game's ``rng`` row: the state of its own splitmix64 generator (its learning seat
+#: if drawn, and its draws), the finaliser of its seed (the base of its bots' per-turn
+#: generators), and the state of the generator of the bot's decision at hand.
+R_GAME, R_BASE, R_TURN = range(3)
+RNG_FIELDS = 3
+#: The step between the generators of neighbouring turns (:func:`hisss.bots.turns.decision_rng`).
+_TURN_STEP = np.uint64(0xD1B54A32D192ED03)
+
+
 @_inline
 def seed_state(seed: Any) -> Any:
     """The splitmix64 state a game of ``seed`` starts from: the finaliser of the seed."""
@@ -119,6 +128,15 @@ def seed_state(seed: Any) -> Any:
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
+
+
+@_inline
+def _seed_row(rng: Any, seed: Any) -> None:
+    """Start a game's ``rng`` row (see ``R_GAME``) for ``seed``."""
+    base = seed_state(seed)
+    rng[R_GAME] = base
+    rng[R_BASE] = base
+    rng[R_TURN] = base
 
 
 @_inline
@@ -470,5 +488,7 @@ def _advance(arrays: Any, setup: Any, row: Any, acts: Any, scratch_acts: Any) ->
             info[I_NACT] = n
             return False
         n = _list(arrays, info[I_SIZE], seat, drawn, hands, lister, scratch_acts)
-        k = _bot_pick(rng, bots[seat], scratch_acts, n)
+        # the turn's own generator, decision_rng(seed, turn) of hisss.bots.turns
+        rng[R_TURN] = rng[R_BASE] + np.uint64(info[I_TURNS]) * _TURN_STEP
+        k = _bot_pick(rng[R_TURN:], bots[seat], scratch_acts, n)
         _play_turn(arrays, scratch_acts[k], seat, cards, conf, row)

@@ -54,7 +54,7 @@ from hisss.kernel.steps import (
 from hisss.kernel.tables import card_arrays, game_tuple, position
 
 #: The SHA-256 of ``steps.py`` that this file's cached code was compiled against.
-STEPS_DIGEST = "67e59e84afc8b556ff5bf1584c26fc454aae0c5c6d79bc78d9952e4ba19a7948"
+STEPS_DIGEST = "c2bdb79a306d36fa132b2da9ee720bc1891040cc5b0b2916640853dcfb9ef2b1"
 #: :mod:`hisss.bots.careful`'s values of a snake under ``snakes`` scoring and of reaching a target.
 SNAKE_VALUE = 1000
 WIN_VALUE = 1_000_000

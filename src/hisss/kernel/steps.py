@@ -10,11 +10,10 @@ come out in the engine's order, numbered as ``State.legal_actions()`` numbers th
 caps by snake and end, then joins, then ``new``). A card is its code (0 to 28, as in
 :mod:`hisss.core.cards`).
 
-Randomness: each game owns a splitmix64 generator seeded with the game's seed. The deal is a
-Fisher-Yates shuffle of the deck; a choice among ``n`` actions takes ``floor(u * n)`` for a 53-bit
-uniform ``u``, and a forced move (or a single best greedy action) draws nothing, as with the
-engine's bots. The kernel's games are therefore not the engine's games for the same seed, but
-they follow the same distribution: every placement is drawn from the same legal set.
+Randomness: the deal is a Fisher-Yates shuffle from a splitmix64 generator started at the game's
+seed; a bot takes candidate ``floor(u * n)`` of its ``n`` (``u`` uniform of 53 bits; a lone one
+draws nothing) from :func:`hisss.bots.turns.decision_rng` of the seed and the turn, as
+``next_decision`` does. The deal is not the engine's (another shuffle) but is as distributed.
 
 A game is small compiled steps: :func:`moves` lists a turn's legal actions, a bot picks one,
 :func:`step` applies it and counts it, :func:`finish` scores the game; :func:`play_games` deals and
@@ -103,6 +102,8 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S11 = np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+#: The step between the starting states of neighbouring turns' generators (``decision_rng``).
+_TURN_STEP = np.uint64(0xD1B54A32D192ED03)
 
 
 @_step
@@ -111,6 +112,14 @@ def _next(rng: Any) -> Any:
     s = rng[0] + _GOLDEN
     rng[0] = s
     z = (s ^ (s >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@_step
+def _finalise(z: Any) -> Any:
+    """The splitmix64 finaliser of ``z`` (a uint64): a game's seed's is its decisions' base."""
+    z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
 
@@ -531,12 +540,14 @@ def _score(row: Any, players: int, scoring: int, target: int) -> None:
 @njit(cache=_CACHE, _nrt=False)  # type: ignore[call-overload, untyped-decorator]
 def _play(order: Any, game: Any, cards: Any, bots: Any, rng: Any, out: Any, arrays: Any) -> None:
     """Play one game of the cards ``order`` (starter first) between ``bots`` (one per seat);
-    figures to ``out`` (see :func:`step`), ``arrays`` from :func:`scratch`."""
+    figures to ``out`` (see :func:`step`), ``arrays`` from :func:`scratch`. Turn ``t`` (from 0)
+    draws on ``rng[0] = rng[1] + t * _TURN_STEP``: ``decision_rng``, ``rng[1]`` the finaliser."""
     size = begin(order, cards, arrays[0], out[0])
     claims = 0
     seat = 0
     for t in range(1, order.shape[0]):
         turn = moves(arrays, size, order[t], cards, game)
+        rng[0] = rng[1] + np.uint64(t - 1) * _TURN_STEP
         pick = _choose(rng, bots[seat], arrays, turn)
         size, claims, over = step(arrays, size, pick, turn, game, seat, out, claims)
         if over:
@@ -547,16 +558,11 @@ def _play(order: Any, game: Any, cards: Any, bots: Any, rng: Any, out: Any, arra
 
 @njit(cache=_CACHE)
 def game_seeds(base: Any, first: int, count: int) -> Any:
-    """The seeds of games ``first`` to ``first + count - 1`` of a run whose base seed is ``base``.
-
-    The splitmix64 finaliser of ``base + number * golden``, shifted to 63 bits.
-    """
+    """The seeds of games ``first`` to ``first + count - 1`` of a run whose base seed is ``base``:
+    the splitmix64 finaliser of ``base + number * golden``, shifted to 63 bits."""
     out = np.empty(count, dtype=np.uint64)
     for k in range(count):
-        z = base + np.uint64(first + k) * _GOLDEN
-        z = (z ^ (z >> _S30)) * _MIX1
-        z = (z ^ (z >> _S27)) * _MIX2
-        out[k] = (z ^ (z >> _S31)) >> np.uint64(1)
+        out[k] = _finalise(base + np.uint64(first + k) * _GOLDEN) >> np.uint64(1)
     return out
 
 
@@ -586,8 +592,9 @@ def play_games(
     """
     order = np.empty(deck.shape[0], dtype=np.int64)
     arrays = scratch(deck.shape[0])
-    rng = np.zeros(1, dtype=np.uint64)
+    rng = np.zeros(2, dtype=np.uint64)  # the deal's (then the decision's) state; the finaliser
     for g in range(seeds.shape[0]):
         rng[0] = seeds[g]
         _shuffle(order, deck, rng)
+        rng[1] = _finalise(seeds[g])
         _play(order, game, cards, bots, rng, (rows[g], seats[g], lengths[g]), arrays)

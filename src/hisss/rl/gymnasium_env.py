@@ -30,8 +30,10 @@ Opponents
 Episode
     One game. ``reset`` deals the starter and plays the opponents' turns up to the learning seat's
     first decision; each ``step`` places the learning seat's card and then plays every draw and
-    every opponent's placement up to its next decision or the end of the game. The opponents draw
-    their randomness from a generator seeded by ``reset(seed=...)``, like the draws. A deal that
+    every opponent's placement up to its next decision or the end of the game. The draws come
+    from a generator seeded by ``reset(seed=...)``; each bot opponent's decision from the
+    generator of the game's seed (:attr:`HisssEnv.game_seed`) and the turn
+    (:func:`hisss.bots.turns.decision_rng`), as every bot's turn in the package. A deal that
     ends before the learning seat's first turn (possible only under first-to scoring with a small
     target) is dealt again.
 
@@ -79,15 +81,15 @@ Rendering
     with ``"ansi"``, printed with ``"human"``.
 
 Version history
-    ``v0``: first version. ``v1``: the compact spaces, never an all-zero mask, and the draws
-    and the opponents' choices from the kernel's splitmix64 generator seeded by the game's seed
-    (:attr:`HisssEnv.game_seed`), so :class:`hisss.rl.batched.BatchedHisssEnv` plays the same
-    games. Both versions now have ``action_masks()``, ``info["legal_actions"]``,
+    ``v0``: first version. ``v1``: the compact spaces, never an all-zero mask, and the learning
+    seat (when drawn) and the draws from the kernel's splitmix64 generator seeded by the game's
+    seed (:attr:`HisssEnv.game_seed`), so :class:`hisss.rl.batched.BatchedHisssEnv` plays the
+    same games. Both versions now have ``action_masks()``, ``info["legal_actions"]``,
     ``info["result"]``, seats from 0, opponents of every kind, ``seat="random"``, the options
     ``normalize`` and ``skip_forced``, ``illegal_action="raise"`` by default and :attr:`view`
     in place of the full position. Bot opponents play through the bots' turn loop
-    (:func:`hisss.bots.turns.bot_turns`): in ``v0`` each decision draws on the generator of the
-    game's seed and the turn, as everywhere else; in ``v1`` on the game's one kernel stream.
+    (:func:`hisss.bots.turns.bot_turns`): each decision draws on the generator of the game's
+    seed and the turn, as everywhere else (the compiled batched environment's bots too).
 
 >>> import gymnasium
 >>> import hisss.rl
@@ -243,13 +245,11 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._table = _Table(game, self._dealer)
         #: The bot of each opponent's seat that a bot plays, for the current game.
         self._bots: dict[int, Bot] = {}
-        #: ``v1``: the game's one generator, of its draws and its bots' choices (see reset).
-        self._kernel_rng: SplitMix | None = None
         self._over = True
         #: The seed of the current game: its bots' decisions are drawn from generators of this
-        #: seed and the turn (:func:`hisss.bots.turns.decision_rng`); in ``v1`` it seeds the
-        #: game's one kernel generator instead, and the batched environment's game of this
-        #: seed is the same game.
+        #: seed and the turn (:func:`hisss.bots.turns.decision_rng`); in ``v1`` it also seeds
+        #: the generator of the learning seat (when drawn) and the draws, and the batched
+        #: environment's game of this seed is the same game.
         self.game_seed = 0
         self._legal: dict[int, Action] = {}
 
@@ -323,9 +323,6 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 self._game = new_game(self.players, self.rules, self.deck)
                 self._dealer.start(self.np_random, deal)
                 self.game_seed = int(self.np_random.integers(2**63))
-            # v1's draws and bots' choices share the game's one kernel stream, in the order the
-            # compiled batched environment takes them; v0's bots use the per-turn generators.
-            self._kernel_rng = kernel_rng
             self._table = _Table(self._game, self._dealer)
             others = [s for s in range(self.players) if s != self.seat]
             self._bots = {
@@ -405,7 +402,7 @@ class HisssEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         forced = 0
         self._legal = {}
         while True:
-            for _ in bot_turns(self._table, self._bots, self.game_seed, rng=self._kernel_rng):
+            for _ in bot_turns(self._table, self._bots, self.game_seed):
                 pass  # draws and the bots' turns, up to a seat no bot plays
             if game.is_terminal():
                 return forced

@@ -7,10 +7,14 @@ supported; the bots must be ``random`` or ``greedy`` (one per seat, mixed as you
 another bot raises :class:`~hisss.core.ConfigError` naming it, and the command line says to run
 without ``--fast``.
 
-Game ``k`` of a fast run is dealt and played with the kernel's own generator seeded with
-:func:`fast_game_seed` of the run's seed and ``k``, so a game never depends on the chunk or process
-that plays it. The games differ from the engine's games of the same seed (another generator), but
-follow the same distribution; the tests compare every statistic within standard errors, and
+Game ``k`` of a fast run has the seed :func:`fast_game_seed` of the run's seed and ``k``, so a game
+never depends on the chunk or process that plays it: its deal is shuffled with the kernel's
+splitmix64 generator started at that seed, and each bot decision draws on
+:func:`hisss.bots.turns.decision_rng` of that seed and the turn, so on that deal the bots choose as
+:func:`hisss.bots.turns.next_decision` does. The deals differ from the engine's deals of the same
+seed (another shuffle), so the games do too, but follow the same distribution; the tests compare
+every statistic within standard errors, play each fast deal again in the engine with
+``next_decision`` and compare the outcome, and
 :func:`replay_counts` replays a fixed deal and choice sequence so that the kernel's legal-action
 counts can be checked against the engine's exactly.
 

@@ -21,7 +21,7 @@ from numba import njit
 from hisss.kernel.steps import _CACHE, begin, best_gain, finish, moves, scratch, step
 
 #: The SHA-256 of ``steps.py`` that this file's cached code was compiled against.
-STEPS_DIGEST = "67e59e84afc8b556ff5bf1584c26fc454aae0c5c6d79bc78d9952e4ba19a7948"
+STEPS_DIGEST = "c2bdb79a306d36fa132b2da9ee720bc1891040cc5b0b2916640853dcfb9ef2b1"
 
 
 @njit(cache=_CACHE)

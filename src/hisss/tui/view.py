@@ -179,11 +179,19 @@ class GameView(App[None]):
             return screen.query_one(selector, expect)
         return screen.query_one(selector)
 
+    def write(self, selector: str, content: Text) -> Static:
+        """Show ``content`` in the game screen's text ``selector``; an unchanged text is left
+        alone, as a new one makes the screen lay out and draw the part again."""
+        static = self.part(selector, Static)
+        if static.content != content:
+            static.update(content)
+        return static
+
     def say(self, text: str, *, lasting: bool = False) -> None:
         """Show ``text`` on the status line (plain text, never markup). It goes with the next
         move (:meth:`unsay`) unless it is ``lasting`` (it stays true after a move)."""
         self._lasting = lasting
-        self.part("#status", Static).update(Text(text))
+        self.write("#status", Text(text))
         if isinstance(self.screen, EndScreen):
             self.screen.show_status(text)
 
@@ -207,7 +215,7 @@ class GameView(App[None]):
         if top.cell_len > self.size.width - 2:
             # A narrow terminal: the game's name goes first, then the line wraps (never cut).
             top = Text.assemble((turn, "bold"), " · ", setup)
-        self.part("#top", Static).update(top)
+        self.write("#top", top)
         to_move = match.game.to_move
         name = self.names[state.to_move if to_move is None else to_move]
         card = catalog.card_name(state.drawn) if state.drawn is not None else ""
@@ -219,7 +227,7 @@ class GameView(App[None]):
             Prompt.BOT: catalog.text("phase.bot", name=name),
             Prompt.OVER: catalog.text("phase.over"),
         }
-        self.part("#prompt", Static).update(Text(prompts[prompt]))
+        self.write("#prompt", Text(prompts[prompt]))
         fan = self.part(FanView)
         fan.show(look, state.remaining, prompt is Prompt.PICK)
         fan.can_focus = prompt is Prompt.PICK and not self._too_small
@@ -235,13 +243,11 @@ class GameView(App[None]):
                 drawn.append(" " + catalog.card_name(state.drawn))
             else:
                 drawn.append(catalog.text("drawn.none"), style="italic")
-        self.part("#drawn", Static).update(drawn)
-        self.part("#actions-title", Static).update(Text(catalog.text("actions.title")))
+        self.write("#drawn", drawn)
+        self.write("#actions-title", Text(catalog.text("actions.title")))
         self.refresh_actions(prompt)
-        legend = self.part("#legend", Static)
-        legend.display = look.colour_blind
-        legend.update(look.legend())
-        self.part("#keys", Static).update(Text(self.key_bar(prompt, self.size.width - 2)))
+        self.write("#legend", look.legend()).display = look.colour_blind
+        self.write("#keys", Text(self.key_bar(prompt, self.size.width - 2)))
         entries = self.log_entries[-40:]
         self.part(LogView).show(
             [self.log_line(entry) for entry in entries],

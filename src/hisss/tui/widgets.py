@@ -343,9 +343,13 @@ class LogView(Widget):
         self.short: list[Text] = []
 
     def show(self, entries: list[Text], short: list[Text] | None = None) -> None:
-        """Show ``entries`` (the oldest first), with their ``short`` forms for a narrow log."""
+        """Show ``entries`` (the oldest first), with their ``short`` forms for a narrow log; the
+        same entries again need no redraw."""
+        short = short if short is not None else entries
+        if entries == self.entries and short == self.short:
+            return
         self.entries = entries
-        self.short = short if short is not None else entries
+        self.short = short
         self.refresh()
 
     def lines(self, width: int, height: int) -> list[Text]:
