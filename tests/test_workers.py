@@ -233,6 +233,22 @@ def test_a_torn_header_starts_again(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8") == header_line({"command": "simulate"})
 
 
+def test_a_results_file_of_the_earlier_seeding_is_refused(tmp_path: Path) -> None:
+    """A version 1 file's bots drew their choices otherwise: it is not resumed with other games."""
+    out = tmp_path / "r.jsonl"
+    _ok(_run("simulate", "-n", "5", "--fast", "--out", str(out)))
+    lines = out.read_bytes().splitlines(keepends=True)
+    lines[0] = lines[0].replace(b'"version":2', b'"version":1')
+    out.write_bytes(b"".join(lines))
+    before = out.read_bytes()
+    result = _run("simulate", "-n", "9", "--fast", "--out", str(out))
+    assert result.exit_code == 2
+    assert "written by another version of hisss (results version 1, this one writes 2)" in (
+        result.stderr
+    )
+    assert out.read_bytes() == before
+
+
 def test_a_changed_line_is_reported(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     _ok(_run("simulate", "-n", "5", "--out", str(out)))

@@ -1,7 +1,7 @@
 """Results files: a run's games streamed to disk as JSON lines, and resuming an interrupted run.
 
 A results file is UTF-8 text, one compact JSON object per line. The first line is the *header*:
-``{"format": "hisss-results", "version": 1, "command": "simulate", ...}`` with every setting that
+``{"format": "hisss-results", "version": 2, "command": "simulate", ...}`` with every setting that
 decides the games (the engine, players, seed, rules, deck and its cards, bots) but not the number
 of games. Each further line is one game, in game order (``game`` counts from 1), as
 :func:`hisss.sim.stats.game_row` makes it: its seed and settings, then its figures (turns, legal
@@ -15,8 +15,12 @@ are read back (their statistics restored), a partial last line left by an interr
 off, and the run goes on after the last complete game, so the finished file is byte for byte the
 file an uninterrupted run writes. A file with another header is refused, naming what differs.
 
+Version 2 came with the bots' one seeding scheme (each choice drawn from
+:func:`hisss.bots.turns.decision_rng` of the game's seed and the turn): a version 1 file holds
+games whose bots drew otherwise, so it is refused rather than resumed with games of another kind.
+
 >>> header_line({"command": "simulate", "seed": 1})
-'{"format":"hisss-results","version":1,"command":"simulate","seed":1}\\n'
+'{"format":"hisss-results","version":2,"command":"simulate","seed":1}\\n'
 """
 
 from __future__ import annotations
@@ -30,8 +34,8 @@ from hisss.core import ConfigError
 
 #: The ``format`` of a results file's header.
 FORMAT = "hisss-results"
-#: The version of the format.
-VERSION = 1
+#: The version of the format: 2 since the bots draw their choices per turn (see above).
+VERSION = 2
 
 
 def dumps(obj: object) -> str:
@@ -128,6 +132,13 @@ def _check_header(target: Path, first: bytes, expected: str) -> None:
             "give another file name"
         )
     assert isinstance(found, dict)
+    if found.get("version") != VERSION:
+        raise ConfigError(
+            f"{target}: written by another version of hisss (results version "
+            f"{found.get('version')!r}, this one writes {VERSION}), whose bots drew their "
+            "choices otherwise, so its games cannot go on here; give another file name, or "
+            "remove it to start again"
+        )
     if first.decode("utf-8") != expected:
         raise ConfigError(
             f"{target}: holds another run (different: "
