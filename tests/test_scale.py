@@ -393,8 +393,8 @@ async def test_a_game_slow_to_catch_up_never_holds_up_news_of_the_others(
             for game_id in ("slow", "quick"):
                 two.subscribe(game_id, Inbox())
                 one.subscribe(game_id, Inbox())
-            await wait_until_async(
-                lambda: heard.count("slow") == 1 and two.sizes()["channels"] == 2,
+            await wait_until_async(  # each game's first catch-up has begun ("slow"'s still runs)
+                lambda: heard.count("slow") == 1 and heard.count("quick") == 1,
                 what="the other process following both games",
             )
             # While "slow" is still catching up, news of it piles up and "quick" moves on.
@@ -489,6 +489,43 @@ async def test_news_from_another_process_reaches_local_subscribers(
         versions = [m["version"] for m in inbox.messages]
         distinct = [v for i, v in enumerate(versions) if i == 0 or versions[i - 1] != v]
         assert distinct == list(range(distinct[0], final + 1)) and distinct[0] <= start + 1
+
+
+async def test_news_of_a_change_that_is_no_step_has_the_database_tell_even_among_steps(
+    redis: redis_server.RedisServer,
+) -> None:
+    one, two = RedisHub(redis.url, heartbeat=0.1), RedisHub(redis.url, heartbeat=0.1)
+    heard: dict[str, list[list[int]]] = {"g": [], "h": []}
+
+    async def listener(game_id: str, what: str, steps: list[dict[str, Any]]) -> None:
+        if what == "state":
+            heard[game_id].append([step["seq"] for step in steps])
+
+    two.attach(listener)
+    await one.start()
+    await two.start()
+    try:
+        async with asyncio.timeout(60):
+            for game_id in heard:
+                two.subscribe(game_id, Inbox())
+            await wait_until_async(
+                lambda: heard == {"g": [[]], "h": [[]]} and two.sizes()["catching"] == 0,
+                what="the other process catching up on both games once",
+            )
+            # A seat taken (no step), then the starter step, back to back: the news usually
+            # reaches the other process in one round, which must not be made from the step alone.
+            starter = {"seq": 1, "kind": "starter", "card": "M:red-red"}
+            await one.publish("g", {"version": 0})
+            await one.publish("g", {"version": 1}, starter)
+            await one.publish("h", {"version": 1}, starter)  # read after both news of "g"
+            await wait_until_async(
+                lambda: heard["h"] == [[], [1]] and two.sizes()["catching"] == 0,
+                what="the news reaching the other process",
+            )
+            assert heard["g"] in ([[], []], [[], [], [1]])
+    finally:
+        await one.stop()
+        await two.stop()
 
 
 async def test_news_carries_the_steps_so_the_other_process_need_not_read_them(
