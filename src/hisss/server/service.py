@@ -10,12 +10,15 @@ and rebuilt from the log. A failure can hide a success (the commit went through,
 lost), so a failed step still kicks the game's driver, which announces the rebuilt state.
 
 Bots move on the server: after every step, :meth:`GameService.kick` makes sure the game has a
-*driver* task, which takes the steps that are the server's own (the starter, and each draw and
-placement of a bot seat) with a delay between them, until a person is to act or the game ends.
-A bot's placement is :func:`hisss.bots.turns.next_decision`, the one step of the bots' turn loop:
-its generator comes from the game's seed and the turn, so it depends on the stored game alone and
-a game rebuilt after a restart makes the same choice. On start the service kicks every running
-game, so bot turns pending at a crash resume by themselves.
+*driver* task, an asynchronous driver of the bots' turn loop (:class:`hisss.bots.turns.BotTurns`,
+through :meth:`LiveGame.server_step <hisss.server.game.LiveGame.server_step>`). The loop says
+which step is the server's own: the starter (and in the hand variant the deal and the refills),
+taken at once, or a bot seat's draw or placement, taken with a delay, until a person is to act or
+the game ends. A bot's placement is the loop's :meth:`~hisss.bots.turns.Turn.decide`, thought
+on a worker thread on a copy of the position, then planned, stored and applied under the game's
+lock; its generator comes from the game's seed and the turn, so it depends on the stored game
+alone and a game rebuilt after a restart makes the same choice. On start the service kicks every
+running game, so bot turns pending at a crash resume by themselves.
 
 Several processes can serve the same database (with a hub shared through Redis, see
 :mod:`hisss.server.redis_hub`). Each keeps its own cached copies, which may fall behind: the
@@ -40,7 +43,7 @@ from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
 from hisss.bots.expert import answers_quickly
-from hisss.bots.turns import next_decision
+from hisss.bots.turns import Turn, next_decision
 from hisss.core import Action, HisssError
 from hisss.record import GameRecord, SeatKind
 from hisss.server import logs, setup
@@ -521,17 +524,16 @@ class GameService:
                         if self._drivers.get(game_id) is me:
                             del self._drivers[game_id]
                         return
-                    if step[0] is EntryKind.STARTER:
+                    seat = step.seat
+                    if seat is None:  # a card the game draws itself: at once
                         await self._commit_unless_taken(live, live.plan_starter())
                         continue
                     version = live.version
-                    thinking = live.state.copy() if step[0] is EntryKind.PLAY else None
-                    seat = step[1]
-                    assert seat is not None
+                    turn = step if isinstance(step, Turn) else None
+                    thinking = None if turn is None else live.state.copy()
                     level = live.seats[seat].level or "medium"
-                    seed = live.game.seed
                     delay = self.settings.step_delay(live.pace)
-                choice = await think_at_pace(level, thinking, seed, delay)
+                choice = await think_at_pace(turn, thinking, delay)
                 async with self._lock(game_id):
                     live = await self._load(game_id)
                     if live.version != version:
