@@ -9,7 +9,7 @@ import logging
 import time
 from collections import Counter
 
-from hisss.bots.turns import Turn
+from hisss.bots.turns import Draw, Turn
 from hisss.core import Action, State
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.limits import ClientBuckets
@@ -18,18 +18,18 @@ from hisss.server.settings import Settings
 log = logging.getLogger("hisss.server")
 
 
-async def think_at_pace(turn: Turn | None, thinking: State | None, delay: float) -> Action | None:
-    """The placement a bot's ``turn`` of the bots' turn loop chooses (:meth:`Turn.decide
-    <hisss.bots.turns.Turn.decide>`, on a worker thread) in ``thinking``, a copy of the
-    position (``None`` for either: a draw, nothing to think), shown ``delay`` seconds after its
-    turn began, however long it thought (longer only when it thought longer than that). The
-    choice depends on the game's seed and the turn alone, so a game rebuilt after a restart
-    makes the same. A pause of the delay plus the thinking would tell a watcher how many plays
-    the bot's hidden hand offered."""
+async def think_at_pace(step: Draw | Turn, thinking: State | None, delay: float) -> Action | None:
+    """The placement a bot's ``step`` of the bots' turn loop chooses in ``thinking``, a copy of
+    the position (a :class:`~hisss.bots.turns.Turn`'s decision, on a worker thread; a
+    :class:`~hisss.bots.turns.Draw` has nothing to think), shown ``delay`` seconds after its turn
+    began, however long it thought (longer only when it thought longer than that). The choice
+    depends on the game's seed and the turn alone, so a game rebuilt after a restart makes the
+    same. A pause of the delay plus the thinking would tell a watcher how many plays the bot's
+    hidden hand offered."""
     began = time.monotonic()
     choice = None
-    if turn is not None and thinking is not None:
-        choice, _ = await asyncio.to_thread(turn.decide, thinking)
+    if isinstance(step, Turn) and thinking is not None:
+        choice, _ = await asyncio.to_thread(step.decide, thinking)
     left = delay - (time.monotonic() - began)
     if left > 0:
         await asyncio.sleep(left)
