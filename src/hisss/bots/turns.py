@@ -1,9 +1,15 @@
 """Bots' turns: the one loop that plays them and the one scheme that seeds their decisions.
 
-Every place a bot takes a turn (simulation, the terminal game, the server, the RL environments,
-the load generator) asks it through :func:`next_decision` (one decision) or :func:`bot_turns`
-(the loop over a game's draws and bots' turns), so a bot's choice is checked, and seeded, the same
-way everywhere; the compiled batched environment (:mod:`hisss.kernel.batch`) seeds its ``random``
+The loop is :class:`BotTurns`, a planner that does no I/O: given a position it says what comes
+next, a chance step to take (:class:`Draw`), a bot seat's turn to place (:class:`Turn`, whose
+:meth:`~Turn.decide` is the bot's checked and seeded choice), or the loop's :class:`End` (the game
+over, a seat no bot plays, the caller's stop). Every place a bot takes a turn drives it and does
+each step its own way: :func:`bot_turns`, the synchronous driver, for simulation and the RL
+environments; the server (each step stored before anyone hears of it, paced, the choice thought on
+a worker thread), the terminal game (paced, the choice on a worker thread) and each seat of the
+load generator (a step sent over the network). So which step comes next, and a bot's choice, are
+worked out the same way everywhere; :func:`next_decision` is a single decision outside the loop
+(the hints). The compiled batched environment (:mod:`hisss.kernel.batch`) seeds its ``random``
 and ``greedy`` bots' choices the same way, and so makes the same ones.
 
 Seeding: the generator of every decision is :func:`decision_rng` of the game's seed and the turn
