@@ -268,7 +268,7 @@ class BotTurns:
         stop: Callable[[], bool] | None = None,
     ) -> None:
         seated = bots if isinstance(bots, Mapping) else dict(enumerate(bots))
-        self._turns = {seat: Turn(seat, bot, seed) for seat, bot in seated.items() if bot}
+        self._turns = {s: Turn(s, bot, seed) for s, bot in seated.items() if bot is not None}
         self._draws: dict[int | None, Draw] = {}
         self.people_draw = people_draw
         self.stop = stop
