@@ -7,7 +7,10 @@ observations, forced placements skipped) against ``--opponent`` (random or greed
 ``--minutes`` of wall-clock time or ``--steps`` learner steps, whichever comes first. The policy's
 outputs are the ``v1`` action indices below ``--head`` and one "other" output for the decisions
 that have no legal index there (:class:`Head`): a narrower softmax trains several times faster
-than one over the whole space. The rollout buffer keeps the masks as booleans. With
+than one over the whole space. With ``--policy placement`` (the default) each output is scored
+from the snakes its placement touches, by weights shared over the table's snake slots
+(:class:`Placements`); ``--policy flat`` gives every output weights of its own (sb3's
+``MlpPolicy``). The rollout buffer keeps the masks as booleans. With
 ``--shaping w`` every step that does not end a game also pays ``w`` times the change of the
 learner's pit margin (its pit cards less the seats' mean, over the deck size, as the
 observation shows them; the environments' ``shaping`` option pays the same): taking cards pays
@@ -21,7 +24,9 @@ prints the win share with a 95% interval over deals. Run ``python examples/train
 from __future__ import annotations
 
 import argparse
+import itertools
 import time
+from functools import partial
 from typing import Any, cast
 
 import numpy as np
@@ -29,12 +34,17 @@ import torch
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.vec_env import VecEnv
+from torch import nn
 
-from hisss.core import Rules
+from hisss.core import ActionKind, Rules, get_deck
 from hisss.rl import HisssEnv
 from hisss.rl.agent import evaluate
 from hisss.rl.batched import BatchedHisssEnv
+from hisss.rl.hand_spaces import HandActionCodec
+from hisss.rl.spaces import END_BIT, SNAKE_FEATURES
+from hisss.rl.versions import Space
 
 
 class Head:
@@ -70,6 +80,179 @@ class Head:
             outputs = outputs.copy()
             outputs[other] = self.size + np.argmax(full[other, self.size :], axis=-1)
         return outputs
+
+
+def _mlp(sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in itertools.pairwise(sizes):
+        layers += [nn.Linear(a, b), nn.Tanh()]
+    return nn.Sequential(*layers)
+
+
+class Placements(nn.Module):
+    """The logits of every ``v1`` index, scored placement by placement.
+
+    The input is the policy's hidden state ``h`` followed by the observation. Each table snake's
+    18 observation numbers, with ``h``, go through one small network shared by the 16 snake
+    slots, which gives an embedding of each of the slot's two ends. A cap, extension or (in the
+    hand variant) new snake is scored by a linear map of its end's embedding (of ``h`` for a new
+    snake), one output per card or colour; a join, one output per mid-section and way round, by
+    a linear map of each of its two ends' embeddings plus their inner product (the two snakes'
+    fit, the same for every card); the overflow indices share one
+    output of ``h``. So a placement on the fifth snake is judged by what the fifth snake is, with
+    the weights learned on every other slot, where one flat output per index has to learn each
+    index on its own.
+    """
+
+    #: The first and the second end (``2 * snake + end``) of each join rank, in rank order.
+    first: torch.Tensor
+    other: torch.Tensor
+
+    def __init__(self, space: Space, hidden: int, width: int, head: Head) -> None:
+        super().__init__()
+        codec = space.codec
+        self.head = head
+        self.hidden = hidden
+        self.width = width
+        self.snakes = codec.max_snakes
+        table = space.layout.parts["table"]
+        start = hidden + table.start
+        self.table = slice(start, start + SNAKE_FEATURES * self.snakes)
+        hands = isinstance(codec, HandActionCodec)
+        mids = 2 * len(codec.mids)
+        self.slot = nn.Sequential(
+            nn.Linear(SNAKE_FEATURES + hidden, width), nn.Tanh(), nn.Linear(width, 2 * width)
+        )
+        self.new = nn.Linear(hidden, 29 if hands else 1)
+        self.cap = nn.Linear(width, 14 if hands else 1)
+        self.extend = nn.Linear(width, mids if hands else 6)
+        self.second = nn.Linear(width, width)
+        self.join = nn.Linear(width, mids)
+        self.join2 = nn.Linear(width, mids, bias=False)
+        self.overflow = nn.Linear(hidden, 1)
+        self.overflows = space.overflow
+        # The two ends of each join rank, in rank order, read back from the codec.
+        base = self._join_base(codec, hands)
+        pairs = (codec.size - base) // mids
+        if head.size < head.n:  # only the join ranks below the head's size
+            pairs = min(pairs, -(-(head.size - base) // mids))
+        self.base = base
+        ends = []
+        for rank in range(pairs):
+            action = codec.index_to_action(base + mids * rank)
+            assert action.kind is ActionKind.JOIN and action.end and action.end2
+            ends.append(
+                (2 * action.snake + END_BIT[action.end], 2 * action.snake2 + END_BIT[action.end2])
+            )
+        index = torch.tensor(ends, dtype=torch.long)
+        self.register_buffer("first", index[:, 0].clone(), persistent=False)
+        self.register_buffer("other", index[:, 1].clone(), persistent=False)
+
+    @staticmethod
+    def _join_base(codec: Any, hands: bool) -> int:
+        s = codec.max_snakes
+        if hands:
+            return int(29 + 28 * s + 4 * len(codec.mids) * s)
+        return int(1 + 14 * s)
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        h = latent[:, : self.hidden]
+        rows = latent.shape[0]
+        slots = latent[:, self.table].reshape(rows, self.snakes, SNAKE_FEATURES)
+        both = torch.cat([slots, h.unsqueeze(1).expand(rows, self.snakes, self.hidden)], dim=2)
+        ends = torch.tanh(self.slot(both)).reshape(rows, 2 * self.snakes, self.width)
+        fit = torch.bmm(ends, self.second(ends).transpose(1, 2))[:, self.first, self.other]
+        joins = self.join(ends)[:, self.first] + self.join2(ends)[:, self.other]
+        joins = joins + fit.unsqueeze(2)
+        out = torch.cat(
+            [
+                self.new(h),
+                self.cap(ends).reshape(rows, -1),
+                self.extend(ends).reshape(rows, -1),
+                joins.reshape(rows, -1),
+            ],
+            dim=1,
+        )
+        if self.head.size < self.head.n:  # the head's indices, then "other"
+            return torch.cat([out[:, : self.head.size], self.overflow(h)], dim=1)
+        return torch.cat([out, self.overflow(h).expand(rows, self.overflows)], dim=1)
+
+
+class Trunk(nn.Module):
+    """The policy's and the value's networks over the observation; the policy's latent is its
+    hidden state followed by the observation itself, for :class:`Placements`."""
+
+    def __init__(self, size: int, net: list[int]) -> None:
+        super().__init__()
+        self.policy_net = _mlp([size, *net])
+        self.value_net = _mlp([size, *net])
+        self.latent_dim_pi = net[-1] + size
+        self.latent_dim_vf = net[-1]
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return torch.cat([self.policy_net(features), features], dim=1)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return cast(torch.Tensor, self.value_net(features))
+
+
+class PlacementPolicy(MaskableActorCriticPolicy):
+    """sb3-contrib's masked actor-critic with :class:`Placements` as its action network (the
+    whole ``v1`` space, no :class:`Head`). ``hand_size``, ``players`` and ``deck`` name the
+    configuration, ``width`` the ends' embedding."""
+
+    def __init__(
+        self,
+        *args: Any,
+        hand_size: int = 3,
+        players: int = 2,
+        deck: str = "rainbow",
+        width: int = 32,
+        head: int = 2048,
+        **kwargs: Any,
+    ) -> None:
+        self.setting: dict[str, Any] = {
+            "hand_size": hand_size,
+            "players": players,
+            "deck": deck,
+            "width": width,
+            "head": head,
+        }
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule: Any) -> None:
+        setting = self.setting
+        space = Space(
+            Rules(hand_size=setting["hand_size"]),
+            get_deck(setting["deck"]),
+            setting["players"],
+            "v1",
+            normalize=True,
+        )
+        net = cast(list[int], self.net_arch)
+        # sb3 asks its extractor only for forward_actor/forward_critic and the latent sizes.
+        self.mlp_extractor = Trunk(self.features_dim, net)  # type: ignore[assignment]
+        head = Head(setting["head"], space.size)
+        self.action_net = Placements(space, net[-1], setting["width"], head)
+        self.value_net = nn.Linear(net[-1], 1)
+        if self.ortho_init:
+            self.mlp_extractor.apply(partial(self.init_weights, gain=np.sqrt(2)))
+            self.action_net.slot.apply(partial(self.init_weights, gain=np.sqrt(2)))
+            a = self.action_net
+            for layer in a.new, a.cap, a.extend, a.join, a.join2, a.second, a.overflow:
+                layer.apply(partial(self.init_weights, gain=0.01))
+            self.value_net.apply(partial(self.init_weights, gain=1.0))
+        self.optimizer = self.optimizer_class(
+            self.parameters(),
+            lr=lr_schedule(1),  # type: ignore[call-arg]
+            **self.optimizer_kwargs,
+        )
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return {**super()._get_constructor_parameters(), **self.setting}
 
 
 class BoolMaskBuffer(MaskableRolloutBuffer):
@@ -190,6 +373,13 @@ def main(argv: list[str] | None = None) -> None:
         default=2048,
         help="policy outputs: v1 indices below this and 'other' (default 2048; 0: all)",
     )
+    parser.add_argument(
+        "--policy",
+        choices=("placement", "flat"),
+        default="placement",
+        help="placement: each placement scored from its snakes (default); flat: one output each",
+    )
+    parser.add_argument("--width", type=int, default=32, help="placement embedding (default 32)")
     parser.add_argument("--epochs", type=int, default=4, help="epochs per rollout (default 4)")
     parser.add_argument(
         "--shaping",
@@ -224,14 +414,21 @@ def main(argv: list[str] | None = None) -> None:
         seat="random",
         **options,
     )
-    head = Head(args.head, int(cast(spaces.Discrete, batched.single_action_space).n))
+    n = int(cast(spaces.Discrete, batched.single_action_space).n)
+    head = Head(args.head, n)
+    net = [int(w) for w in args.net.split(",")]
+    policy_kwargs: dict[str, Any] = {"net_arch": net}
+    if args.policy == "placement":
+        policy_kwargs.update(
+            hand_size=args.hand_size, players=args.players, width=args.width, head=args.head
+        )
     venv = SB3Batched(batched, head, args.players, args.shaping)
     venv.seed(args.seed)
     model = (
         MaskablePPO.load(args.load, env=venv, device="cpu")
         if args.load
         else MaskablePPO(
-            "MlpPolicy",
+            PlacementPolicy if args.policy == "placement" else "MlpPolicy",
             venv,
             n_steps=args.n_steps,
             batch_size=min(4096, args.envs * args.n_steps),
@@ -239,7 +436,7 @@ def main(argv: list[str] | None = None) -> None:
             learning_rate=args.lr,
             gamma=1.0,
             ent_coef=args.ent,
-            policy_kwargs={"net_arch": [int(w) for w in args.net.split(",")]},
+            policy_kwargs=policy_kwargs,
             seed=args.seed,
             device="cpu",
             verbose=0,

@@ -226,9 +226,9 @@ def test_a_bot_takes_the_pace_whatever_it_thinks(
 ) -> None:
     """A bot's placement shows up one step delay after its draw, however long it thought (here
     it thinks 0 or 0.15 s by turns): the visible delay says nothing of its hand."""
-    import hisss.server.quotas as quotas_module  # noqa: PLC0415
+    import hisss.server.game as game_module  # noqa: PLC0415
 
-    real = quotas_module.make_level  # type: ignore[attr-defined]
+    real = game_module.make_level  # type: ignore[attr-defined]
     turns = 0
 
     class Slow:
@@ -241,7 +241,7 @@ def test_a_bot_takes_the_pace_whatever_it_thinks(
             time.sleep(0.15 if turns % 2 else 0.0)
             return self.bot.move(state, rng)
 
-    monkeypatch.setattr(quotas_module, "make_level", Slow)
+    monkeypatch.setattr(game_module, "make_level", Slow)  # the bots of the server's loop
     client = make(bot_delay=0.5)  # 0.25 s before each of a bot's steps
     game = new_game(client, ALA, BOT)
     gaps: list[float] = []

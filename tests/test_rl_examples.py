@@ -244,6 +244,59 @@ def test_the_maskable_ppo_shaping_pays_the_change_of_the_pit_margin() -> None:
     assert paid > 0
 
 
+@pytest.mark.parametrize("hand_size", [0, 3])
+def test_the_placement_policy_scores_each_placement_by_its_snakes(hand_size: int) -> None:
+    """The example's placement head: swapping two table snakes in the observation swaps the
+    scores of the placements on them, index by index (caps, extensions and joins), so every
+    score sits at its placement's ``v1`` index."""
+    import torch  # noqa: PLC0415
+
+    from hisss.core import Action, ActionKind, End, Rules, get_deck  # noqa: PLC0415
+    from hisss.core.cards import WHEEL, card_from_code  # noqa: PLC0415
+    from hisss.rl.versions import Space  # noqa: PLC0415
+
+    path = EXAMPLES / "train_maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_maskable_ppo", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    deck = get_deck("rainbow")
+    space = Space(Rules(hand_size=hand_size), deck, 2, "v1", normalize=True)
+    torch.manual_seed(0)
+    hidden = 8
+    placements = script.Placements(space, hidden, 16, script.Head(0, space.size))
+    obs = torch.rand(1, hidden + space.layout.size)
+    table = space.layout.parts["table"].start + hidden
+    swapped = obs.clone()
+    a, b = slice(table + 18 * 2, table + 18 * 3), slice(table + 18 * 5, table + 18 * 6)
+    swapped[0, a], swapped[0, b] = obs[0, b], obs[0, a]
+    with torch.no_grad():
+        before, after = placements(obs)[0], placements(swapped)[0]
+    assert before.shape == (space.size,)
+    mid = space.codec.mids[0]
+    assert mid.a is not None and mid.b is not None
+    card = mid if hand_size else None
+    head = card_from_code(0) if hand_size else None  # a card that caps
+    side = mid.a if hand_size else WHEEL[3]  # an extension's colour (its card's, with hands)
+
+    def index(action: Action) -> int:
+        return space.codec.action_to_index(action)
+
+    for end in (End.L, End.R):
+        cap = [index(Action(ActionKind.CAP, i, end, card=head)) for i in (2, 5)]
+        extend = [index(Action(ActionKind.EXTEND, i, end, side, card=card)) for i in (2, 5)]
+        join = [
+            index(Action(ActionKind.JOIN, i, end, mid.a, 7, End.L, mid.b, card=card))
+            for i in (2, 5)
+        ]
+        for old, new in (cap, extend, join):
+            assert torch.isclose(after[new], before[old])
+            assert torch.isclose(after[old], before[new])
+            assert not torch.isclose(after[old], before[old])
+    untouched = index(Action(ActionKind.JOIN, 0, End.R, mid.a, 9, End.L, mid.b, card=card))
+    assert torch.isclose(after[untouched], before[untouched])
+
+
 @pytest.mark.system  # starts a Python process of its own
 def test_example_scripts_have_help() -> None:
     for script in ("openspiel_mcts.py", "train_agent.py", "openspiel_cfr.py"):

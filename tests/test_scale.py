@@ -10,7 +10,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 from hisss.cli import app
 from hisss.record import GameRecord, Seat, SeatKind, replay
 from hisss.server import GameService, LocalHub, ProtocolError, Settings, create_app
+from hisss.server.hub import Step
 from hisss.server.redis_hub import RedisHub
 from hisss.server.setup import build_spec
 from hisss.storage import GameStatus, Store
@@ -392,8 +393,8 @@ async def test_a_game_slow_to_catch_up_never_holds_up_news_of_the_others(
             for game_id in ("slow", "quick"):
                 two.subscribe(game_id, Inbox())
                 one.subscribe(game_id, Inbox())
-            await wait_until_async(
-                lambda: heard.count("slow") == 1 and two.sizes()["channels"] == 2,
+            await wait_until_async(  # each game's first catch-up has begun ("slow"'s still runs)
+                lambda: heard.count("slow") == 1 and heard.count("quick") == 1,
                 what="the other process following both games",
             )
             # While "slow" is still catching up, news of it piles up and "quick" moves on.
@@ -490,6 +491,43 @@ async def test_news_from_another_process_reaches_local_subscribers(
         assert distinct == list(range(distinct[0], final + 1)) and distinct[0] <= start + 1
 
 
+async def test_news_of_a_change_that_is_no_step_has_the_database_tell_even_among_steps(
+    redis: redis_server.RedisServer,
+) -> None:
+    one, two = RedisHub(redis.url, heartbeat=0.1), RedisHub(redis.url, heartbeat=0.1)
+    heard: dict[str, list[list[int]]] = {"g": [], "h": []}
+
+    async def listener(game_id: str, what: str, steps: list[dict[str, Any]]) -> None:
+        if what == "state":
+            heard[game_id].append([step["seq"] for step in steps])
+
+    two.attach(listener)
+    await one.start()
+    await two.start()
+    try:
+        async with asyncio.timeout(60):
+            for game_id in heard:
+                two.subscribe(game_id, Inbox())
+            await wait_until_async(
+                lambda: heard == {"g": [[]], "h": [[]]} and two.sizes()["catching"] == 0,
+                what="the other process catching up on both games once",
+            )
+            # A seat taken (no step), then the starter step, back to back: the news usually
+            # reaches the other process in one round, which must not be made from the step alone.
+            starter = {"seq": 1, "kind": "starter", "card": "M:red-red"}
+            await one.publish("g", {"version": 0})
+            await one.publish("g", {"version": 1}, starter)
+            await one.publish("h", {"version": 1}, starter)  # read after both news of "g"
+            await wait_until_async(
+                lambda: heard["h"] == [[], [1]] and two.sizes()["catching"] == 0,
+                what="the news reaching the other process",
+            )
+            assert heard["g"] in ([[], []], [[], [], [1]])
+    finally:
+        await one.stop()
+        await two.stop()
+
+
 async def test_news_carries_the_steps_so_the_other_process_need_not_read_them(
     shared: tuple[str, str],
 ) -> None:
@@ -499,13 +537,24 @@ async def test_news_carries_the_steps_so_the_other_process_need_not_read_them(
         game_id = (await one.create_game(spec)).game.id
         inbox = Inbox()
         await two.find(game_id)
+        # Right after subscribing to the game's channel the other process catches up once,
+        # reading the database; it does so a few Redis calls after the channel counts, so
+        # wait for that catch-up itself to be over before counting reads.
+        refreshed: list[str] = []
+        refresh = two.refresh
+
+        async def noted(game: str, steps: Sequence[Step] = ()) -> None:
+            await refresh(game, steps)
+            refreshed.append(game)
+
+        two.refresh = noted  # type: ignore[method-assign,assignment]
         two.hub.subscribe(game_id, inbox)
         await settled(one)
         hub = two.hub
         assert isinstance(hub, RedisHub)
         await wait_until_async(
-            lambda: hub.sizes()["channels"] == 1 and hub.sizes()["catching"] == 0,
-            what="the other process following the game",
+            lambda: refreshed == [game_id] and hub.sizes()["catching"] == 0,
+            what="the other process following the game and catching up on it once",
         )
         reads: list[int] = []
         actions = two.store.actions

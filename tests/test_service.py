@@ -12,13 +12,16 @@ from typing import Any
 
 import pytest
 
-from hisss.bots import make_level
-from hisss.bots.turns import next_decision
+from hisss.bots import Bot, make_level
+from hisss.bots.turns import End, Turn, next_decision
+from hisss.core import RAINBOW, Action, Rules, State
 from hisss.record import GameRecord, Phase, Seat, SeatKind, replay, replay_game
 from hisss.server import GameService, LiveGame, LocalHub, ProtocolError, Settings
 from hisss.server import service as service_module
 from hisss.server.setup import GameSpec, build_spec
+from hisss.sim.play import play_game
 from hisss.storage import EntryKind, GameStatus, StorageError, Store
+from hisss.tui.match import Match
 from support.waiting import wait_until_async
 from support.web import settled
 
@@ -216,6 +219,59 @@ def assert_bots_chose_by_seed_and_turn(live: LiveGame) -> None:
         assert next_decision(make_level(level), game.state, live.game.seed) == turn.action
         bot_turns += 1
     assert bot_turns >= 2
+
+
+class First(Bot):
+    """Plays the first legal action: the person of seat 1, as a bot for simulation."""
+
+    name = "first"
+
+    def choose(self, state: State, rng: random.Random) -> Action:
+        return state.legal_actions()[0]
+
+
+async def test_the_server_the_terminal_and_simulation_play_one_bots_game_alike(
+    database: str,
+) -> None:
+    # Three drivers of the one bots' turn loop: the server's (each step stored, the choice made
+    # on a worker thread), the terminal's match and simulation's make the same moves for a seed,
+    # the person of seat 1 playing the first legal action each time.
+    levels = ("medium", "easy")
+    async with running(database) as service:
+        created = await service.create_game(
+            spec(PERSON, *(Seat.bot("", level) for level in levels))
+        )
+        game_id = created.game.id
+        while (phase := await my_turn(service, game_id, 0)) != "over":
+            live = await service.find(game_id)
+            if phase == "draw":
+                await service.draw(game_id, 0, live.version)
+            else:
+                first = str(live.state.legal_actions()[0])
+                await service.play(game_id, 0, live.version, first)
+        live = await service.find(game_id)
+    seed = live.game.seed
+    assert seed is not None
+    bots = [First(), *(make_level(level) for level in levels)]
+    simulated = play_game(Rules(), RAINBOW, bots, random.Random(seed), seed=seed, record=True)
+    assert simulated.record is not None
+    seats = (PERSON, *(Seat.bot(f"bot:{level}", level) for level in levels))
+    match = Match(seats, Rules(), RAINBOW, seed)
+    while not match.is_over():
+        step = match.next_step()
+        if isinstance(step, Turn):
+            match.place(match.bot_choice(match.game.state.copy()))
+        else:  # a bot's draw, or the person's turn: draw, then the first legal action
+            match.draw()
+            if isinstance(step, End):
+                match.place(match.game.state.legal_actions()[0])
+
+    def moves(record: GameRecord) -> list[tuple[int, str, str]]:
+        return [(turn.player, str(turn.card), str(turn.action)) for turn in record.turns]
+
+    served = moves(live.game.record())
+    assert len(served) > 40 and {seat for seat, _, _ in served} == {0, 1, 2}
+    assert moves(simulated.record) == served == moves(match.record())
 
 
 async def my_turn_after_restart(service: GameService, game_id: str) -> LiveGame:

@@ -36,15 +36,19 @@ ASKED_ELSEWHERE = {
     "rl/agent.py": "the learning seat's policy",
 }
 
-#: The five places that play bots' turns, and what of the loop each uses.
+#: The five places that play bots' turns, and what of the loop each uses: the synchronous
+#: driver, or the planner itself, driven their own way (the server's through its live game).
 CALLERS = {
     "sim/play.py": "bot_turns",
     "rl/gymnasium_env.py": "bot_turns",
-    "tui/match.py": "next_decision",
-    "server/quotas.py": "next_decision",
-    "server/service.py": "next_decision",
-    "loadgen/client.py": "next_decision",
+    "tui/match.py": "BotTurns",
+    "server/game.py": "BotTurns",
+    "loadgen/client.py": "BotTurns",
 }
+
+#: The modules that ask for a single decision outside the loop: the hints (the expert's choice
+#: for a person's seat), not a bot's turn.
+SINGLE_DECISIONS = {"server/service.py", "tui/match.py"}
 
 
 def asking_lines(source: str) -> list[int]:
@@ -83,6 +87,19 @@ def test_the_five_places_that_play_bots_use_the_loop() -> None:
         }
         used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         assert name in imported and name in used, f"{module} does not use {name}"
+
+
+def test_no_driver_of_bots_turns_writes_a_loop_of_its_own() -> None:
+    # Outside the loop a single decision is asked for the hints alone: every bot's turn, the
+    # server's, the terminal's and the load generator's included, is a step the planner gave.
+    asking = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if path.parent.name != "bots"
+        and "next_decision"
+        in {n.id for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Name)}
+    }
+    assert asking == SINGLE_DECISIONS
 
 
 def test_the_scan_finds_calls_and_not_words() -> None:

@@ -1,9 +1,15 @@
 """Bots' turns: the one loop that plays them and the one scheme that seeds their decisions.
 
-Every place a bot takes a turn (simulation, the terminal game, the server, the RL environments,
-the load generator) asks it through :func:`next_decision` (one decision) or :func:`bot_turns`
-(the loop over a game's draws and bots' turns), so a bot's choice is checked, and seeded, the same
-way everywhere; the compiled batched environment (:mod:`hisss.kernel.batch`) seeds its ``random``
+The loop is :class:`BotTurns`, a planner that does no I/O: given a position it says what comes
+next, a chance step to take (:class:`Draw`), a bot seat's turn to place (:class:`Turn`, whose
+:meth:`~Turn.decide` is the bot's checked and seeded choice), or the loop's :class:`End` (the game
+over, a seat no bot plays, the caller's stop). Every place a bot takes a turn drives it and does
+each step its own way: :func:`bot_turns`, the synchronous driver, for simulation and the RL
+environments; the server (each step stored before anyone hears of it, paced, the choice thought on
+a worker thread), the terminal game (paced, the choice on a worker thread) and each seat of the
+load generator (a step sent over the network). So which step comes next, and a bot's choice, are
+worked out the same way everywhere; :func:`next_decision` is a single decision outside the loop
+(the hints). The compiled batched environment (:mod:`hisss.kernel.batch`) seeds its ``random``
 and ``greedy`` bots' choices the same way, and so makes the same ones.
 
 Seeding: the generator of every decision is :func:`decision_rng` of the game's seed and the turn
@@ -24,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from hisss.bots.base import Bot
-from hisss.core import Action, IllegalActionError, State
+from hisss.core import Action, Deck, IllegalActionError, Rules, State
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -153,6 +159,152 @@ def next_decision(bot: Bot, state: State, seed: int | None) -> Action:
     return decide(bot, state, decision_rng(seed, state.turns))
 
 
+class Draw:
+    """A step of the loop: take the chance step that is due. ``seat`` (from 0) is the seat that
+    draws its card, ``None`` when the game draws it itself (the starter; in the hand variant
+    every card dealt into a hand, :attr:`hisss.core.Rules.seats_draw` being False)."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+
+    def __repr__(self) -> str:
+        return f"Draw({self.seat})"
+
+
+class Turn:
+    """A step of the loop: the bot of ``seat`` is to place. :meth:`decide` is its choice, made
+    with the turn's generator; a driver may ask it on another thread, on a copy of the position,
+    and place it when it likes."""
+
+    __slots__ = ("_base", "bot", "seat", "seed")
+
+    def __init__(self, seat: int, bot: Bot, seed: int | None) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.seed = seed
+        self._base = _finalise((seed or 0) & _MASK)
+
+    def __repr__(self) -> str:
+        return f"Turn({self.seat}, {self.bot.name!r})"
+
+    def decide(self, state: State, rng: SplitMix | None = None) -> tuple[Action, int]:
+        """The bot's checked choice in ``state`` (this turn's position, or a copy of it) and the
+        number of legal actions it had. The choice draws on :func:`decision_rng` of the seed
+        and ``state.turns``; ``rng``, when given, is a generator to restart on that stream
+        rather than a new one (a loop's own, reused turn after turn).
+
+        Raises :class:`~hisss.core.IllegalActionError`, naming the bot, when it returns an
+        action that is not legal."""
+        if rng is None:
+            rng = SplitMix()
+        rng._state = (self._base + state.turns * _TURN_STEP) & _MASK  # decision_rng's stream
+        rng.gauss_next = None
+        legal = state.legal_actions()
+        action = self.bot.move(state, rng)
+        if action not in legal:
+            raise _illegal(self.bot, state, action)
+        return action, len(legal)
+
+
+class End:
+    """A step of the loop: it ends; ``reason`` is ``"over"`` (the game is), ``"person"`` (a
+    seat no bot plays is to draw or place) or ``"stop"`` (the caller's ``stop`` said so)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"End({self.reason!r})"
+
+
+#: The loop's ends.
+OVER = End("over")
+PERSON = End("person")
+STOPPED = End("stop")
+
+#: What :meth:`BotTurns.step` says comes next.
+Step = Draw | Turn | End
+
+
+class BotTurns:
+    """The bots' turn loop as a planner that does no I/O: given a position, :meth:`step` says
+    what the loop does next, and the caller does it (to its own table, in its own time, under
+    its own lock, stored before it is shown) and asks again. Every driver of bots' turns asks
+    it: :func:`bot_turns` (simulation, the RL environments), the server's bot driver, the
+    terminal game and the load generator's seats.
+
+    ``bots`` are the bots by seat (``bots[seat]``; ``None`` or a missing seat is not a bot's),
+    ``seed`` the game's seed (:func:`decision_rng`). A chance step is taken for every seat
+    unless ``people_draw``: then a seat no bot plays draws its card itself, and the loop ends
+    before its draw (the terminal, the server). ``stop`` is asked before each chance step, and
+    ends the loop when it says so (a stacked deck shorter than the deck).
+
+    >>> from hisss.bots import make_bot
+    >>> from hisss.core import new_game
+    >>> state, plan = new_game(2), BotTurns({0: make_bot("random")}, 7, people_draw=True)
+    >>> plan.step(state)  # the starter: the game draws it
+    Draw(None)
+    >>> for _ in range(2):
+    ...     state.draw(state.chance_outcomes()[0][0])  # the starter, then seat 1's card
+    ...     print(plan.step(state))
+    Draw(0)
+    Turn(0, 'random')
+    >>> placed = state.push(state.legal_actions()[0]); plan.step(state)  # seat 2 draws itself
+    End('person')
+    """
+
+    __slots__ = ("_draws", "_game", "_turns", "people_draw", "stop")
+
+    def __init__(
+        self,
+        bots: Sequence[Bot | None] | Mapping[int, Bot],
+        seed: int | None,
+        *,
+        people_draw: bool = False,
+        stop: Callable[[], bool] | None = None,
+    ) -> None:
+        seated = bots if isinstance(bots, Mapping) else dict(enumerate(bots))
+        self._turns = {s: Turn(s, bot, seed) for s, bot in seated.items() if bot is not None}
+        self._draws: dict[int | None, Draw] = {}
+        #: The rules and deck of the last position asked about, whether its seats draw and the
+        #: deck's size (a sum over its cards), kept: they are asked at every chance step.
+        self._game: tuple[Rules | None, Deck | None, bool, int] = (None, None, False, 0)
+        self.people_draw = people_draw
+        self.stop = stop
+
+    def step(self, state: State) -> Step:
+        """What the loop does next in ``state``: a :class:`Draw`, a bot's :class:`Turn`, or its
+        :class:`End`."""
+        if state.is_terminal():
+            return OVER
+        if not state.is_chance_node():
+            return self._turns.get(state.to_move, PERSON)
+        seat = state.to_move if self._seat_draws(state) else None
+        if self.people_draw and seat is not None and seat not in self._turns:
+            return PERSON
+        if self.stop is not None and self.stop():
+            return STOPPED
+        draw = self._draws.get(seat)
+        if draw is None:
+            draw = self._draws[seat] = Draw(seat)
+        return draw
+
+    def _seat_draws(self, state: State) -> bool:
+        """True when the seat to move in ``state``, a chance node, draws the card itself: the
+        game has started (:attr:`State.started <hisss.core.State.started>`) and its seats draw
+        (:attr:`hisss.core.Rules.seats_draw`); the rules' answer and the deck's size are kept."""
+        rules, deck, seats_draw, size = self._game
+        if rules is not state.rules or deck is not state.deck:
+            rules, deck = state.rules, state.deck
+            self._game = (rules, deck, rules.seats_draw, deck.size)
+            seats_draw, size = rules.seats_draw, deck.size
+        return seats_draw and state.remaining < size
+
+
 class Table(Protocol):
     """What :func:`bot_turns` drives: a position, its chance steps and its placements
     (:class:`hisss.record.Game` is one; an RL environment wraps its position and dealer)."""
@@ -178,44 +330,44 @@ def bot_turns(
     *,
     stop: Callable[[], bool] | None = None,
 ) -> Iterator[tuple[int, Action, int]]:
-    """Play ``table`` on while a bot is to move: take each chance step that is due, and let the
-    bot of the seat to move (``bots[seat]``; ``None`` or a missing seat is not a bot's)
-    choose (:func:`next_decision` for ``seed``) and place. Yields each turn once it is placed,
-    as the seat (from 0), the action and the number of legal actions it had, so the caller can
-    count or show it.
+    """Play ``table`` on while a bot is to move: the synchronous driver of :class:`BotTurns`,
+    which takes each chance step that is due and lets the bot of the seat to move
+    (``bots[seat]``; ``None`` or a missing seat is not a bot's) choose (:meth:`Turn.decide`,
+    seeded by ``seed`` and the turn) and place. Yields each turn once it is placed, as the seat
+    (from 0), the action and the number of legal actions it had, so the caller can count or
+    show it.
 
-    Ends when the game is over, when a seat that is not a bot's is to place, or when ``stop``
-    says so before a chance step (a stacked deck shorter than the deck). Raises
-    :class:`~hisss.core.IllegalActionError` when a bot returns an action that is not legal.
+    Ends when the game is over, when a seat that is not a bot's is to place (the chance step
+    before it taken: a learning seat's card is drawn for it), or when ``stop`` says so before a
+    chance step. Raises :class:`~hisss.core.IllegalActionError` when a bot returns an action
+    that is not legal.
     """
     state = table.state
-    seated = bots if isinstance(bots, Mapping) else dict(enumerate(bots))
-    rng = SplitMix()
-    base = _finalise((seed or 0) & _MASK)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            if stop is not None and stop():
-                return
+    plan = BotTurns(bots, seed, stop=stop)
+    rng = SplitMix()  # one generator, restarted on each turn's stream
+    while True:
+        step = plan.step(state)
+        if isinstance(step, Draw):
             table.draw()
-            continue
-        seat = state.to_move
-        bot = seated.get(seat)
-        if bot is None:
+        elif isinstance(step, Turn):
+            action, legal = step.decide(state, rng)
+            table.push(action)
+            yield step.seat, action, legal
+        else:
             return
-        # decision_rng(seed, turn)'s stream, without a new generator a turn
-        rng._state = (base + state.turns * _TURN_STEP) & _MASK
-        rng.gauss_next = None
-        legal = state.legal_actions()
-        action = bot.move(state, rng)
-        if action not in legal:
-            raise _illegal(bot, state, action)
-        table.push(action)
-        yield seat, action, len(legal)
 
 
 __all__ = [
+    "OVER",
+    "PERSON",
+    "STOPPED",
+    "BotTurns",
+    "Draw",
+    "End",
     "SplitMix",
+    "Step",
     "Table",
+    "Turn",
     "bot_turns",
     "decide",
     "decision_rng",

@@ -26,11 +26,7 @@ from hisss.kernel.steps import (
     _J_IE,
     _J_J,
     _J_JE,
-    _MIX1,
-    _MIX2,
-    _S27,
-    _S30,
-    _S31,
+    _TURN_STEP,
     BOT_GREEDY,
     K_MID,
     SC_FIRST_TO,
@@ -39,6 +35,7 @@ from hisss.kernel.steps import (
     _below,
     _cap,
     _extend,
+    _finalise,
     _gain,
     _join,
     _place_new,
@@ -117,17 +114,12 @@ RANDOM_SEAT = -1
 #: generators), and the state of the generator of the bot's decision at hand.
 R_GAME, R_BASE, R_TURN = range(3)
 RNG_FIELDS = 3
-#: The step between the generators of neighbouring turns (:func:`hisss.bots.turns.decision_rng`).
-_TURN_STEP = np.uint64(0xD1B54A32D192ED03)
 
 
 @_inline
 def seed_state(seed: Any) -> Any:
     """The splitmix64 state a game of ``seed`` starts from: the finaliser of the seed."""
-    z = np.uint64(seed)
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    return _finalise(np.uint64(seed))
 
 
 @_inline

@@ -1,8 +1,9 @@
 """One seat of the load test (:mod:`hisss.loadgen.loadtest`): a lean websocket client, and the
 load test's side of one game (:class:`Table`). The client knows the load test only through
-:class:`Driver`, what it asks of it. A seat's placement is the bots' turn loop's decision
-(:func:`hisss.bots.turns.next_decision`) for the table's seed and the turn; its generator ``rng``
-only spreads its pauses."""
+:class:`Driver`, what it asks of it. Each client drives the bots' turn loop
+(:class:`hisss.bots.turns.BotTurns`) for its own seat on the game's mirror: the loop says whether
+the seat draws or places now, and its placement is the loop's decision for the table's seed and
+the turn; the seat's generator ``rng`` only spreads its pauses."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any, Protocol, cast
 import orjson
 
 from hisss.bots import make_bot
-from hisss.bots.turns import next_decision
+from hisss.bots.turns import BotTurns, Draw, Turn
 from hisss.core import HisssError
 from hisss.record import Game
 
@@ -101,6 +102,9 @@ class Player(asyncio.Protocol):
         self.seat = seat
         self.rng = rng
         self.bot = make_bot(test.level)
+        #: The bots' turn loop of this seat alone (the other seat is another client's): the
+        #: server draws the game's own cards.
+        self.turns = BotTurns({seat - 1: self.bot}, table.seed, people_draw=True)
         # With several servers, the seats of a game are spread over them.
         bases = test.ws_bases
         self.uri = parse_uri(bases[(seat - 1) % len(bases)] + table.websocket)
@@ -203,12 +207,12 @@ class Player(asyncio.Protocol):
             return
         if message["to_move"] != self.seat or self.sent is not None:
             return
-        phase = message["phase"]
-        if phase not in ("draw", "place"):
+        planned = self.turns.step(mirror.state)
+        if not isinstance(planned, (Draw, Turn)) or planned.seat != self.seat - 1:
             return
         think = self.test.think
         pause = self.rng.uniform(0, 2 * think) if think else 0.0
-        self.loop.call_later(pause, self._step, version, phase, mirror)
+        self.loop.call_later(pause, self._step, version, planned, mirror)
 
     def _rebuilt(self, done: asyncio.Task[Game], message: dict[str, Any]) -> None:
         error = done.exception()
@@ -220,16 +224,16 @@ class Player(asyncio.Protocol):
             self._message(message)
             self._flush()
 
-    def _step(self, version: int, phase: str, mirror: Game) -> None:
+    def _step(self, version: int, planned: Draw | Turn, mirror: Game) -> None:
         if self.closing or self.seen != version or self.sent is not None:
             return
         if time.monotonic() >= self.test.deadline:
             self._close()
             return
-        if phase == "draw":
+        if isinstance(planned, Draw):
             step: dict[str, Any] = {"type": "draw", "version": version}
         else:
-            action = next_decision(self.bot, mirror.state, self.table.seed)
+            action, _ = planned.decide(mirror.state)
             step = {"type": "play", "version": version, "action": str(action)}
         self.sent = (version + 1, time.monotonic())
         self.table.unseen[version + 1] = (self.seat, self.sent[1])

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hisss.bots.features import claim_of
+from hisss.bots.levels import make_level
+from hisss.bots.turns import BotTurns, Draw, End, Turn
 from hisss.core import (
     Action,
     Card,
@@ -187,19 +189,27 @@ class LiveGame:
             and self.token_hashes == stored.token_hashes
         )
 
-    def server_step(self) -> tuple[EntryKind, int | None] | None:
-        """The next step the server takes itself: ``(STARTER, None)`` for a card it draws
-        itself (:meth:`plan_starter`), or ``(DRAW, seat)`` or ``(PLAY, seat)`` for a bot seat;
-        ``None`` when a person is to act or the game is not running."""
+    def server_step(self) -> Draw | Turn | None:
+        """The next step the server takes itself, as the bots' turn loop plans it
+        (:meth:`bot_turns`): a :class:`~hisss.bots.turns.Draw` of a card the game draws itself
+        (``seat`` ``None``: the starter, in the hand variant the deal and the refills) or of a
+        bot seat's card, or a bot seat's :class:`~hisss.bots.turns.Turn` to place; ``None`` when
+        a person is to act or the game is not running."""
         if self.status is not GameStatus.RUNNING:
             return None
-        phase = self.phase
-        if self.game.dealer_draws:
-            return (EntryKind.STARTER, None)  # in the hand variant it deals and fills the hands
-        seat = self.to_move
-        if seat is None or not self.seats[seat].is_bot:
-            return None
-        return (EntryKind.DRAW if phase is Phase.DRAW else EntryKind.PLAY, seat)
+        step = self.bot_turns().step(self.state)
+        return None if isinstance(step, End) else step
+
+    def bot_turns(self) -> BotTurns:
+        """The bots' turn loop of this game as its seats are now: a new bot of each bot seat's
+        level (``medium`` when it names none), seeded by the game's seed; people draw their own
+        cards."""
+        bots = {
+            i: make_level(seat.level or "medium")
+            for i, seat in enumerate(self.seats)
+            if seat.is_bot
+        }
+        return BotTurns(bots, self.game.seed, people_draw=True)
 
     def hint_position(self, seat: int) -> State:
         """A copy of the position for a hint to ``seat``, a person who is to place the drawn

@@ -9,8 +9,7 @@ import logging
 import time
 from collections import Counter
 
-from hisss.bots import make_level
-from hisss.bots.turns import next_decision
+from hisss.bots.turns import Draw, Turn
 from hisss.core import Action, State
 from hisss.server.errors import ErrorCode, ProtocolError
 from hisss.server.limits import ClientBuckets
@@ -19,19 +18,18 @@ from hisss.server.settings import Settings
 log = logging.getLogger("hisss.server")
 
 
-async def think_at_pace(
-    level: str, thinking: State | None, seed: int | None, delay: float
-) -> Action | None:
-    """A bot of ``level``'s placement in ``thinking`` of the game of ``seed`` (``None``: a draw,
-    nothing to think; :func:`hisss.bots.turns.next_decision`, so the choice depends on the
-    stored game alone and a game rebuilt after a restart makes the same), shown ``delay``
-    seconds after its turn began, however long it thought (longer only when it
-    thought longer than that). A pause of the delay plus the thinking would tell a watcher how
-    many plays the bot's hidden hand offered."""
+async def think_at_pace(step: Draw | Turn, thinking: State | None, delay: float) -> Action | None:
+    """The placement a bot's ``step`` of the bots' turn loop chooses in ``thinking``, a copy of
+    the position (a :class:`~hisss.bots.turns.Turn`'s decision, on a worker thread; a
+    :class:`~hisss.bots.turns.Draw` has nothing to think), shown ``delay`` seconds after its turn
+    began, however long it thought (longer only when it thought longer than that). The choice
+    depends on the game's seed and the turn alone, so a game rebuilt after a restart makes the
+    same. A pause of the delay plus the thinking would tell a watcher how many plays the bot's
+    hidden hand offered."""
     began = time.monotonic()
     choice = None
-    if thinking is not None:
-        choice = await asyncio.to_thread(next_decision, make_level(level), thinking, seed)
+    if isinstance(step, Turn) and thinking is not None:
+        choice, _ = await asyncio.to_thread(step.decide, thinking)
     left = delay - (time.monotonic() - began)
     if left > 0:
         await asyncio.sleep(left)

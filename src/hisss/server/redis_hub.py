@@ -16,7 +16,9 @@ Redis carries no game state, only news.
   delivers every state in order. Right after subscribing to a channel it catches up once, so
   news published before the subscription took effect is not missed. Each game catches up in a
   task of its own, so a slow read of one game's log never holds up the news of the others; news
-  that comes while a game is catching up waits, with its steps, for the next round.
+  that comes while a game is catching up waits, with its steps, for the next round. A round
+  that takes in news without a step (or the catch-up after subscribing) hands the listener no
+  steps, so that the database tells what changed.
 * **Presence.** The sorted set ``hisss:here:<id>`` holds ``<seat>:<process>`` for every seat a
   session of that process holds, scored with the time its claim expires; each process renews its
   claims every :data:`HEARTBEAT` seconds, so the seats of a process that died count as away
@@ -93,8 +95,9 @@ class RedisHub(LocalHub):
         self._remote_first: dict[str, float] = {}
         #: What each game must still catch up on ("state", "presence"), and its catch-up task.
         self._pending: dict[str, set[str]] = {}
-        #: The steps the news of each game carried that it has not caught up on yet.
-        self._steps: dict[str, list[Step]] = {}
+        #: The steps the news of each game carried that it has not caught up on yet (``None``
+        #: for a change that is not a step).
+        self._steps: dict[str, list[Step | None]] = {}
         self._catching: dict[str, asyncio.Task[None]] = {}
 
     def _failed(self, message: str, *args: object) -> None:
@@ -323,7 +326,7 @@ class RedisHub(LocalHub):
         """Have ``game_id`` catch up on ``what`` (with the ``step`` the news carried) in its own
         task (see the module docstring)."""
         self._pending.setdefault(game_id, set()).add(what)
-        if step is not None:
+        if what == "state":
             self._steps.setdefault(game_id, []).append(step)
         if game_id not in self._catching:
             self._catching[game_id] = asyncio.get_running_loop().create_task(
@@ -333,7 +336,10 @@ class RedisHub(LocalHub):
     async def _catch_up(self, game_id: str) -> None:
         try:
             while waiting := self._pending.pop(game_id, None):
-                steps = self._steps.pop(game_id, [])
+                heard = self._steps.pop(game_id, [])
+                steps = [step for step in heard if step is not None]
+                if len(steps) < len(heard):  # a change that is not a step: the database tells
+                    steps = []
                 if "presence" in waiting:
                     await self._mirror_safely(game_id)
                 for what in ("state", "presence"):

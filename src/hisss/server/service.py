@@ -10,12 +10,12 @@ and rebuilt from the log. A failure can hide a success (the commit went through,
 lost), so a failed step still kicks the game's driver, which announces the rebuilt state.
 
 Bots move on the server: after every step, :meth:`GameService.kick` makes sure the game has a
-*driver* task, which takes the steps that are the server's own (the starter, and each draw and
-placement of a bot seat) with a delay between them, until a person is to act or the game ends.
-A bot's placement is :func:`hisss.bots.turns.next_decision`, the one step of the bots' turn loop:
-its generator comes from the game's seed and the turn, so it depends on the stored game alone and
-a game rebuilt after a restart makes the same choice. On start the service kicks every running
-game, so bot turns pending at a crash resume by themselves.
+*driver* task, which drives the bots' turn loop (:class:`hisss.bots.turns.BotTurns`, as
+:meth:`LiveGame.server_step <hisss.server.game.LiveGame.server_step>`): it takes the server's own
+steps (the starter at once; each draw and placement of a bot seat with a delay, thought on a
+worker thread) until a person is to act or the game ends. A bot's choice draws on the game's seed
+and the turn, so a game rebuilt after a restart makes the same; on start the service kicks every
+running game, so bot turns pending at a crash resume by themselves.
 
 Several processes can serve the same database (with a hub shared through Redis, see
 :mod:`hisss.server.redis_hub`). Each keeps its own cached copies, which may fall behind: the
@@ -40,7 +40,7 @@ from typing import Any
 
 from hisss.bots import LEVEL_NAMES, make_level
 from hisss.bots.expert import answers_quickly
-from hisss.bots.turns import next_decision
+from hisss.bots.turns import Turn, next_decision
 from hisss.core import Action, HisssError
 from hisss.record import GameRecord, SeatKind
 from hisss.server import logs, setup
@@ -502,45 +502,12 @@ class GameService:
         )
 
     async def _drive(self, game_id: str) -> None:
+        """The game's driver task: :meth:`_bot_steps`, tried again after a failure that may pass."""
         logs.game_id.set(game_id)  # its log lines name the game, not the request that kicked it
         logs.request_id.set(None)
         me = asyncio.current_task()
-        announce = True
         try:
-            while True:
-                async with self._lock(game_id):
-                    rebuilt = game_id not in self._live
-                    live = await self._load(game_id)
-                    if rebuilt and announce:
-                        # The cache was dropped after a failure: the log may hold a step
-                        # nobody has heard of (stored, but its answer lost).
-                        await self.publish(live)
-                    announce = False
-                    step = live.server_step()
-                    if step is None:
-                        if self._drivers.get(game_id) is me:
-                            del self._drivers[game_id]
-                        return
-                    if step[0] is EntryKind.STARTER:
-                        await self._commit_unless_taken(live, live.plan_starter())
-                        continue
-                    version = live.version
-                    thinking = live.state.copy() if step[0] is EntryKind.PLAY else None
-                    seat = step[1]
-                    assert seat is not None
-                    level = live.seats[seat].level or "medium"
-                    seed = live.game.seed
-                    delay = self.settings.step_delay(live.pace)
-                choice = await think_at_pace(level, thinking, seed, delay)
-                async with self._lock(game_id):
-                    live = await self._load(game_id)
-                    if live.version != version:
-                        continue  # the game moved on meanwhile (a seat was taken back)
-                    entry = (
-                        live.plan_draw(seat) if choice is None else live.plan_bot_play(seat, choice)
-                    )
-                    if await self._commit_unless_taken(live, entry) and choice is not None:
-                        self.metrics.bot_moves.labels(level).inc()
+            await self._bot_steps(game_id, me)
         except StorageError as exc:  # a cancelled driver (no Exception) stops at once
             log.error("game %s: the database failed: %s; retrying in %g s", game_id, exc, RETRY)
             self._retry(game_id)
@@ -554,6 +521,41 @@ class GameService:
         finally:
             if self._drivers.get(game_id) is me:
                 del self._drivers[game_id]
+
+    async def _bot_steps(self, game_id: str, me: asyncio.Task[Any] | None) -> None:
+        """Drive the game's bots' turn loop until it ends, when ``me`` leaves under the lock."""
+        announce = True
+        while True:
+            async with self._lock(game_id):
+                rebuilt = game_id not in self._live
+                live = await self._load(game_id)
+                if rebuilt and announce:
+                    # The cache was dropped after a failure: the log may hold a step nobody has
+                    # heard of (stored, but its answer lost).
+                    await self.publish(live)
+                announce = False
+                step = live.server_step()
+                if step is None:
+                    if self._drivers.get(game_id) is me:
+                        del self._drivers[game_id]
+                    return
+                if step.seat is None:  # a card the game draws itself: at once
+                    await self._commit_unless_taken(live, live.plan_starter())
+                    continue
+                version, delay = live.version, self.settings.step_delay(live.pace)
+                thinking = live.state.copy() if isinstance(step, Turn) else None
+            choice = await think_at_pace(step, thinking, delay)
+            await self._bot_step(game_id, version, step.seat, choice)
+
+    async def _bot_step(self, game_id: str, version: int, seat: int, choice: Action | None) -> None:
+        """Store a bot seat's draw (no ``choice``) or placement planned at ``version``, if due."""
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            if live.version != version:
+                return  # the game moved on meanwhile (a seat was taken back)
+            entry = live.plan_draw(seat) if choice is None else live.plan_bot_play(seat, choice)
+            if await self._commit_unless_taken(live, entry) and choice is not None:
+                self.metrics.bot_moves.labels(live.seats[seat].level or "medium").inc()
 
     async def _commit_unless_taken(self, live: LiveGame, entry: LogEntry) -> bool:
         """Commit a step of the driver's; False when another process stored that step first."""

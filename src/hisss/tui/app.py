@@ -30,9 +30,9 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 
 from hisss.bots.expert import answers_quickly
+from hisss.bots.turns import Draw, End, Turn
 from hisss.core import Action, ActionKind, Card, Placement, Snake
 from hisss.i18n import Catalog
-from hisss.record import Phase
 from hisss.tui.dialogs import QuitScreen, SaveScreen, why_not_saved
 from hisss.tui.match import Match
 from hisss.tui.saving import autosave_path, write_atomically
@@ -270,34 +270,54 @@ class HisssApp(GameView):
 
     @work(exclusive=True, group="bots")
     async def play_bots(self) -> None:
-        """Let the bots move, one after another, until a person is to move or the game ends;
-        they wait while a dialog is open or the terminal is too small."""
+        """Drive the bots' turn loop (:meth:`hisss.tui.match.Match.next_step`): the bots move,
+        one after another, until a person is to move or the game ends. A bot's turn (its draw,
+        then its placement, thought on a worker thread) begins with a pause; they wait while a
+        dialog is open or the terminal is too small."""
         match = self.match
 
         def going_on() -> bool:  # the app still runs the same game
             return self.alive() and match is self.match
 
-        while going_on() and match.bot_to_move():
-            pause = self.delay
-            if pause > 0 and self._claim_moment is not None:
-                pause = max(pause, CLAIM_SECONDS)
-            if pause > 0:
-                await asyncio.sleep(pause)
-            await self.until_free()
-            if not going_on() or not match.bot_to_move():
+        paused = False
+        while going_on():
+            step = match.next_step()
+            if isinstance(step, End):
                 break
-            if match.game.phase is Phase.DRAW:
+            if not paused:  # a bot's turn begins: look again after the pause
+                await self.bot_pause()
+                paused = True
+            elif isinstance(step, Draw):
                 self.draw()
                 self.refresh_view()
-            turn = match.game.state.turns
-            action = await asyncio.to_thread(match.bot_choice, match.game.state.copy())
-            await self.until_free()
-            if not going_on() or match.game.state.turns != turn:
+            elif not await self.bot_place(step):
                 return
-            self.place(action)
-            self.refresh_view()
+            else:
+                paused = False
         if going_on():
             self.advance()
+
+    async def bot_pause(self) -> None:
+        """The pause before a bot's turn (longer after a claim), then the wait while blocked."""
+        pause = self.delay
+        if pause > 0 and self._claim_moment is not None:
+            pause = max(pause, CLAIM_SECONDS)
+        if pause > 0:
+            await asyncio.sleep(pause)
+        await self.until_free()
+
+    async def bot_place(self, turn: Turn) -> bool:
+        """The bot of ``turn`` chooses on a worker thread and places; False when the game moved
+        on or was left meanwhile (nothing placed)."""
+        match = self.match
+        state = match.game.state
+        action, _ = await asyncio.to_thread(turn.decide, state.copy())
+        await self.until_free()
+        if not self.alive() or match is not self.match or match.game.state.turns != state.turns:
+            return False
+        self.place(action)
+        self.refresh_view()
+        return True
 
     # ------------------------------------------------------------------ keys
 

@@ -5,9 +5,11 @@ the screen, deals, works out a claim or builds a record: the driver does.
 The deck is dealt once from the seed (:func:`hisss.core.deal` with ``random.Random(seed)``): the
 fan of face-down cards is the same thing as that order, so whichever card of the fan a player
 picks, the next card of the order comes. A saved game holds the seed, so a loaded game goes on
-with the same remaining cards. A bot's move and a hint are the bots' turn loop's decision
-(:func:`hisss.bots.turns.next_decision`), drawn from a generator seeded by the game's seed and the
-turn number, so the same game played again, or loaded and finished, plays the same.
+with the same remaining cards. What the bots do next is the bots' turn loop's
+(:class:`hisss.bots.turns.BotTurns`: :meth:`Match.next_step`), which the terminal app drives with
+its pauses; a bot's move, and a hint (:func:`hisss.bots.turns.next_decision`), draw on a generator
+seeded by the game's seed and the turn number, so the same game played again, or loaded and
+finished, plays the same.
 
 >>> from hisss.core import RAINBOW, Rules
 >>> from hisss.core.snake import lone
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 
 from hisss.bots import Bot, make_bot, make_level
 from hisss.bots.levels import LEVEL_NAMES, check_level
-from hisss.bots.turns import next_decision
+from hisss.bots.turns import BotTurns, Step, Turn, next_decision
 from hisss.core import Action, Card, ConfigError, Deck, Placement, Rules, State
 from hisss.record import MAX_NAME as NAME_LIMIT
 from hisss.record import (
@@ -109,6 +111,8 @@ class Match:
     game: Game
     #: The bot of each bot's seat.
     bots: dict[int, Bot]
+    #: The bots' turn loop of this game: people draw their own cards.
+    turns: BotTurns
 
     def __init__(self, seats: Sequence[Seat], rules: Rules, deck: Deck, seed: int) -> None:
         self._start(Game(rules, deck, seats, seed=seed))
@@ -131,6 +135,7 @@ class Match:
             bots[i] = make_level(level)
         self.game = game
         self.bots = bots
+        self.turns = BotTurns(bots, game.seed, people_draw=True)
         self._hint_bot: Bot | None = None
         if game.phase is Phase.STARTING:
             game.draw()
@@ -189,11 +194,22 @@ class Match:
         self._deal_hands()
         return placement
 
+    def next_step(self) -> Step:
+        """What the bots' turn loop does next: a bot seat's :class:`~hisss.bots.turns.Draw`, its
+        :class:`~hisss.bots.turns.Turn` to place, or the :class:`~hisss.bots.turns.End` (a person
+        is to move, or the game is over). The cards the game draws itself are drawn already."""
+        return self.turns.step(self.game.state)
+
     def bot_choice(self, snapshot: State) -> Action:
-        """The action the bot of the seat to move in ``snapshot`` chooses (``snapshot`` is a copy
-        of the driver's state, so that this may run on another thread); in the hand variant the
-        bot sees only that seat's view (:meth:`~hisss.bots.Bot.move`)."""
-        return next_decision(self.bots[snapshot.to_move], snapshot, self.game.seed)
+        """The action the bot of the seat to move in ``snapshot`` chooses (the loop's
+        :meth:`~hisss.bots.turns.Turn.decide`; ``snapshot`` is a copy of the driver's state, so
+        that this may run on another thread); in the hand variant the bot sees only that seat's
+        view (:meth:`~hisss.bots.Bot.move`). Raises :class:`~hisss.core.ConfigError` when no bot
+        is to place in ``snapshot``."""
+        turn = self.turns.step(snapshot)
+        if not isinstance(turn, Turn):
+            raise ConfigError(f"no bot is to place now ({turn})")
+        return turn.decide(snapshot)[0]
 
     def hint(self, snapshot: State) -> Action:
         """What the strongest bot (``expert``, with its deterministic node budget) would play;
