@@ -22,6 +22,7 @@ from hisss.server.setup import GameSpec, build_spec
 from hisss.sim.play import play_game
 from hisss.storage import EntryKind, GameStatus, StorageError, Store
 from hisss.tui.match import Match
+from support.tui import bot_choice
 from support.waiting import wait_until_async
 from support.web import settled
 
@@ -260,7 +261,7 @@ async def test_the_server_the_terminal_and_simulation_play_one_bots_game_alike(
     while not match.is_over():
         step = match.next_step()
         if isinstance(step, Turn):
-            match.place(match.bot_choice(match.game.state.copy()))
+            match.place(bot_choice(match))
         else:  # a bot's draw, or the person's turn: draw, then the first legal action
             match.draw()
             if isinstance(step, End):

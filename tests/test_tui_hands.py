@@ -23,7 +23,15 @@ from hisss.tui.saving import autosave_path
 from hisss.tui.screens import EndScreen, PassScreen, rules_text
 from hisss.tui.widgets import PlayersView
 from hisss.tui.words import describe_action, setup_names
-from support.tui import log_text, make_app, person_turn, played, screen_text, status_text
+from support.tui import (
+    bot_choice,
+    log_text,
+    make_app,
+    person_turn,
+    played,
+    screen_text,
+    status_text,
+)
 from support.waiting import wait_until_async
 
 HANDS = Rules(hand_size=3)
@@ -69,11 +77,11 @@ def test_a_hand_game_deals_at_once_and_its_bots_play_their_view() -> None:
     expected = make_level("hard").choose_from_hand(
         state.view(1), decision_rng(game.seed, state.turns)
     )
-    assert match.bot_choice(state.copy()) == expected
+    assert bot_choice(match, state.copy()) == expected
     match.place(expected)
     before = _hands(match).hands[0]
     match.place(game.legal_actions()[-1])
-    match.place(match.bot_choice(game.state.copy()))
+    match.place(bot_choice(match))
     match.undo()  # back to the same hand, the bot's move and the draws taken back
     assert _hands(match).hands[0] == before and match.person_to_move()
     with pytest.raises(ConfigError, match="the level 'gentle' does not play the hand variant"):

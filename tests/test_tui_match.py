@@ -19,7 +19,7 @@ from hisss.record import (
 )
 from hisss.record.deckfile import resolve_deck
 from hisss.tui.match import Match, parse_players
-from support.tui import played
+from support.tui import bot_choice, played
 
 QUICK = resolve_deck("docs/decks/quick.json")
 
@@ -29,7 +29,7 @@ def _bots_to_person(match: Match) -> None:
     while match.bot_to_move():
         if match.game.state.is_chance_node():
             match.draw()
-        match.place(match.bot_choice(match.game.state.copy()))
+        match.place(bot_choice(match))
 
 
 def _play_out(match: Match, rng: random.Random) -> None:
@@ -96,7 +96,7 @@ def test_each_placement_reports_the_snake_it_claimed() -> None:
         match.draw()
         seat, pits = match.game.state.to_move, match.game.state.pits
         action = (
-            match.bot_choice(match.game.state.copy())
+            bot_choice(match)
             if match.bot_to_move()
             else rng.choice(match.game.state.legal_actions())
         )
@@ -204,7 +204,7 @@ def test_bots_play_the_same_game_after_a_reload(tmp_path: object) -> None:
     part = Match(seats, Rules(), RAINBOW, seed=33)
     for _ in range(20):
         part.draw()
-        part.place(part.bot_choice(part.game.state.copy()))
+        part.place(bot_choice(part))
     again = Match.from_record(part.record())
     _play_out(again, random.Random(0))
     assert again.record() == whole.record()

@@ -8,12 +8,21 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 
-from hisss.core import RAINBOW, Deck, Rules
+from hisss.bots.turns import Turn as BotTurn
+from hisss.core import RAINBOW, Action, Deck, Rules, State
 from hisss.i18n import get_catalog
 from hisss.record import Turn
 from hisss.tui import HisssApp, Match, parse_players
 from hisss.tui.screens import EndScreen
 from support.waiting import wait_until_async
+
+
+def bot_choice(match: Match, snapshot: State | None = None) -> Action:
+    """The placement the bot to move in ``match`` chooses, asked of the bots' turn loop as the
+    terminal app asks it (``snapshot``: a copy of the position, by default the game's own)."""
+    step = match.next_step()
+    assert isinstance(step, BotTurn), f"no bot is to place now ({step})"
+    return step.decide(snapshot or match.game.state.copy())[0]
 
 
 def make_app(

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from hisss.bots import Bot, make_bot, make_level
 from hisss.bots.levels import LEVEL_NAMES, check_level
-from hisss.bots.turns import BotTurns, Step, Turn, next_decision
+from hisss.bots.turns import BotTurns, Step, next_decision
 from hisss.core import Action, Card, ConfigError, Deck, Placement, Rules, State
 from hisss.record import MAX_NAME as NAME_LIMIT
 from hisss.record import (
@@ -199,17 +199,6 @@ class Match:
         :class:`~hisss.bots.turns.Turn` to place, or the :class:`~hisss.bots.turns.End` (a person
         is to move, or the game is over). The cards the game draws itself are drawn already."""
         return self.turns.step(self.game.state)
-
-    def bot_choice(self, snapshot: State) -> Action:
-        """The action the bot of the seat to move in ``snapshot`` chooses (the loop's
-        :meth:`~hisss.bots.turns.Turn.decide`; ``snapshot`` is a copy of the driver's state, so
-        that this may run on another thread); in the hand variant the bot sees only that seat's
-        view (:meth:`~hisss.bots.Bot.move`). Raises :class:`~hisss.core.ConfigError` when no bot
-        is to place in ``snapshot``."""
-        turn = self.turns.step(snapshot)
-        if not isinstance(turn, Turn):
-            raise ConfigError(f"no bot is to place now ({turn})")
-        return turn.decide(snapshot)[0]
 
     def hint(self, snapshot: State) -> Action:
         """What the strongest bot (``expert``, with its deterministic node budget) would play;
