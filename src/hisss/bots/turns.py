@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from hisss.bots.base import Bot
-from hisss.core import Action, Deck, IllegalActionError, Rules, State
+from hisss.core import Action, IllegalActionError, State
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -257,7 +257,7 @@ class BotTurns:
     End('person')
     """
 
-    __slots__ = ("_draws", "_game", "_turns", "people_draw", "stop")
+    __slots__ = ("_draws", "_turns", "people_draw", "stop")
 
     def __init__(
         self,
@@ -270,9 +270,6 @@ class BotTurns:
         seated = bots if isinstance(bots, Mapping) else dict(enumerate(bots))
         self._turns = {s: Turn(s, bot, seed) for s, bot in seated.items() if bot is not None}
         self._draws: dict[int | None, Draw] = {}
-        #: The rules and deck of the last position asked about, whether its seats draw and the
-        #: deck's size (a sum over its cards), kept: they are asked at every chance step.
-        self._game: tuple[Rules | None, Deck | None, bool, int] = (None, None, False, 0)
         self.people_draw = people_draw
         self.stop = stop
 
@@ -283,7 +280,8 @@ class BotTurns:
             return OVER
         if not state.is_chance_node():
             return self._turns.get(state.to_move, PERSON)
-        seat = state.to_move if self._seat_draws(state) else None
+        # The seat draws its card itself once the game has started, unless the game deals.
+        seat = state.to_move if state.rules.seats_draw and state.started else None
         if self.people_draw and seat is not None and seat not in self._turns:
             return PERSON
         if self.stop is not None and self.stop():
@@ -292,17 +290,6 @@ class BotTurns:
         if draw is None:
             draw = self._draws[seat] = Draw(seat)
         return draw
-
-    def _seat_draws(self, state: State) -> bool:
-        """True when the seat to move in ``state``, a chance node, draws the card itself: the
-        game has started (:attr:`State.started <hisss.core.State.started>`) and its seats draw
-        (:attr:`hisss.core.Rules.seats_draw`); the rules' answer and the deck's size are kept."""
-        rules, deck, seats_draw, size = self._game
-        if rules is not state.rules or deck is not state.deck:
-            rules, deck = state.rules, state.deck
-            self._game = (rules, deck, rules.seats_draw, deck.size)
-            seats_draw, size = rules.seats_draw, deck.size
-        return seats_draw and state.remaining < size
 
 
 class Table(Protocol):

@@ -17,7 +17,7 @@ of each of the six wheel-neighbour pairs, a reconstruction.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hisss.core.cards import (
     ALL_CARDS,
@@ -45,6 +45,8 @@ class Deck:
     name: str
     counts: tuple[int, ...]
     description: str = ""
+    #: The number of cards in the deck (the counts' sum, kept: the engine asks it every turn).
+    size: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.counts) != CARD_KINDS:
@@ -53,6 +55,7 @@ class Deck:
             raise DeckError("cards", "counts must be whole numbers of zero or more")
         if sum(self.counts) == 0:
             raise DeckError("cards", "a deck needs at least one card")
+        object.__setattr__(self, "size", sum(self.counts))
 
     @classmethod
     def from_cards(cls, name: str, cards: Iterable[Card], description: str = "") -> Deck:
@@ -113,11 +116,6 @@ class Deck:
             data["description"] = self.description
         data["cards"] = {str(card): n for card, n in self.items()}
         return data
-
-    @property
-    def size(self) -> int:
-        """The number of cards in the deck."""
-        return sum(self.counts)
 
     def count(self, card: Card) -> int:
         """How many copies of ``card`` the deck holds."""
